@@ -1,0 +1,18 @@
+"""Errors raised on bad input: each names the place (file and line, or item index)."""
+from __future__ import annotations
+
+
+class GecInputError(ValueError):
+    """Bad user input. ``where`` names the file and line, or the item, at fault."""
+
+    def __init__(self, message: str, where: str | None = None):
+        self.where = where
+        super().__init__(f"{where}: {message}" if where else message)
+
+
+class M2FormatError(GecInputError):
+    """A malformed M2 file; ``where`` is ``path:line``."""
+
+
+class MissingModelError(RuntimeError):
+    """A model the metric needs is not installed; the message says how to install it."""

@@ -1,0 +1,132 @@
+"""The M2 format: ``S`` source lines followed by ``A start end|||type|||correction|||...|||annotator``.
+
+Handles several annotators per sentence, ``noop`` lines (``A -1 -1``: the annotator saw no
+error), ``-NONE-`` or an empty correction (deletion), ``||``-separated alternative
+corrections and any edit type. A malformed line raises :class:`M2FormatError` naming the
+file and line.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable, Iterator
+
+from gecscore.errors import M2FormatError
+from gecscore.types import Edit, Target, Tokens
+
+NOOP_TYPE = "noop"
+DELETION = "-NONE-"
+
+
+@dataclass(frozen=True, slots=True)
+class M2Sentence:
+    """One M2 block: the source and, per annotator id (ascending), that annotator's edits.
+
+    An annotator that only has a ``noop`` line maps to an empty edit list.
+    """
+
+    source: Tokens
+    annotations: dict[int, tuple[Edit, ...]]
+    line: int = 0
+
+    def targets(self) -> tuple[Target, ...]:
+        """One target per annotator; the unchanged source if the block has no A lines."""
+        if not self.annotations:
+            return (Target.unchanged(self.source, 0),)
+        return tuple(Target.from_edits(self.source, edits, annotator)
+                     for annotator, edits in self.annotations.items())
+
+
+def _parse_correction(text: str) -> tuple[Tokens, ...]:
+    alternatives = []
+    for alt in text.split("||"):
+        alt = alt.strip()
+        alternatives.append(() if alt in ("", DELETION) else tuple(alt.split()))
+    return tuple(alternatives)
+
+
+def _parse_edit(line: str, n_tokens: int, where: str) -> Edit | None:
+    fields = line[2:].split("|||")
+    if len(fields) < 3:
+        raise M2FormatError("an A line needs 'start end|||type|||correction|||...|||annotator'", where)
+    span = fields[0].split()
+    if len(span) != 2:
+        raise M2FormatError(f"expected 'start end' before the first '|||', got {fields[0]!r}", where)
+    try:
+        start, end = int(span[0]), int(span[1])
+    except ValueError:
+        raise M2FormatError(f"edit offsets must be integers, got {fields[0]!r}", where) from None
+    annotator_field = fields[5] if len(fields) > 5 else "0"
+    try:
+        annotator = int(annotator_field.strip() or 0)
+    except ValueError:
+        raise M2FormatError(f"annotator id must be an integer, got {annotator_field!r}", where) from None
+    edit_type = fields[1]
+    if start == -1 and end == -1 or edit_type.lower() == NOOP_TYPE:
+        return Edit(-1, -1, (), NOOP_TYPE, annotator=annotator)
+    if not 0 <= start <= end <= n_tokens:
+        raise M2FormatError(
+            f"edit span [{start}, {end}) is outside the {n_tokens}-token source sentence", where)
+    alternatives = _parse_correction(fields[2])
+    return Edit(start, end, alternatives[0], edit_type, alternatives=alternatives,
+                annotator=annotator)
+
+
+def parse_m2(lines: Iterable[str], path: str = "<m2>") -> Iterator[M2Sentence]:
+    """Yield the sentences of an M2 text given as lines."""
+    source: Tokens | None = None
+    start_line = 0
+    annotations: dict[int, list[Edit]] = {}
+
+    def finish() -> M2Sentence:
+        ordered = {ann: tuple(e for e in annotations[ann] if e.type != NOOP_TYPE)
+                   for ann in sorted(annotations)}
+        return M2Sentence(source, ordered, start_line)
+
+    for number, raw in enumerate(lines, start=1):
+        line = raw.rstrip("\r\n")
+        where = f"{path}:{number}"
+        if not line.strip():
+            if source is not None:
+                yield finish()
+                source, annotations = None, {}
+            continue
+        if line.startswith("S"):
+            if line != "S" and not line.startswith("S "):
+                raise M2FormatError(f"unknown line type {line[:10]!r}", where)
+            if source is not None:
+                yield finish()
+                annotations = {}
+            source = tuple(line[2:].split())
+            start_line = number
+            if not source:
+                raise M2FormatError("empty source sentence", where)
+        elif line.startswith("A ") or line == "A":
+            if source is None:
+                raise M2FormatError("A line before any S line", where)
+            edit = _parse_edit(line, len(source), where)
+            annotations.setdefault(edit.annotator, []).append(edit)
+        else:
+            raise M2FormatError(f"expected a line starting with 'S ' or 'A ', got {line[:20]!r}", where)
+    if source is not None:
+        yield finish()
+
+
+def read_m2(path: str | Path) -> list[M2Sentence]:
+    """Read an M2 file (UTF-8)."""
+    path = Path(path)
+    with path.open(encoding="utf-8") as handle:
+        return list(parse_m2(handle, str(path)))
+
+
+def format_m2(source: Tokens, targets: Iterable[Target]) -> str:
+    """Write one M2 block: a noop line for an annotator without edits."""
+    lines = ["S " + " ".join(source)]
+    for index, target in enumerate(targets):
+        annotator = target.annotator if target.annotator is not None else index
+        if not target.edits:
+            lines.append(f"A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||{annotator}")
+        for edit in target.edits:
+            correction = "||".join(" ".join(alt) for alt in (edit.alternatives or (edit.correction,)))
+            lines.append(f"A {edit.start} {edit.end}|||{edit.type}|||{correction}|||REQUIRED|||-NONE-|||{annotator}")
+    return "\n".join(lines) + "\n"

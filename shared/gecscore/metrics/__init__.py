@@ -1,0 +1,1 @@
+"""Metrics: from labelled counts to scores."""

@@ -1,0 +1,54 @@
+"""Contract dictionaries and per-sentence records for CLEME / CLEME2.0 results."""
+from __future__ import annotations
+
+from gecscore import __version__
+from gecscore.metrics.cleme import ChunkMetricResult
+
+CONTRACT_KEYS = {
+    "cleme": ("score", "p", "r", "f", "tp", "fp", "fn", "tn"),
+    "cleme2": ("score", "hit", "wrong", "under", "over", "tp", "fp_ne", "fp_un", "fn", "tn"),
+}
+
+
+def signature(metric: str, options: dict[str, str]) -> str:
+    """sacreBLEU-style signature: every option that changes the number, and the version."""
+    return "|".join([metric, *(f"{k}:{v}" for k, v in options.items()), f"v:{__version__}"])
+
+
+def result_dict(result: ChunkMetricResult) -> dict:
+    """The CLI/JSON contract: metric, signature, score and the metric's fixed keys."""
+    values = {**result.scores, **result.counts.as_dict(), "fp": result.counts.fp}
+    out = {"metric": result.metric, "signature": signature(result.metric, result.options)}
+    out.update({key: values[key] for key in CONTRACT_KEYS[result.metric]})
+    return out
+
+
+def sentence_records(result: ChunkMetricResult) -> list[dict]:
+    """One record per sentence: its scores, counts, chosen reference and every chunk with its
+    label and weight (hypothesis chunk, source chunk, each reference's chunk)."""
+    records = []
+    for sentence, sample_chunks in zip(result.sentences, result.chunks):
+        choice = sentence.choice
+        partition = sample_chunks.partition
+        chunks = []
+        for i, hyp in enumerate(partition.hypothesis):
+            chunks.append({
+                "span": [hyp.start, hyp.end],
+                "source": " ".join(hyp.source),
+                "hypothesis": " ".join(hyp.target),
+                "references": [" ".join(ref[i].target) for ref in partition.references],
+                "changed": {"hypothesis": hyp.changed, "references": [ref[i].changed for ref in partition.references]},
+                "types": list(hyp.types),
+                "label": choice.labels[i].value,
+                "weight": choice.weights[i],
+            })
+        records.append({
+            "index": sentence.index,
+            "reference": choice.reference,
+            **sentence.scores,
+            **choice.counts.as_dict(),
+            "source": " ".join(sample_chunks.sample.source),
+            "hypothesis": " ".join(sample_chunks.sample.hypothesis.tokens),
+            "chunks": chunks,
+        })
+    return records

@@ -1,0 +1,1 @@
+"""Edit (chunk) weighting: length, similarity (BERTScore), LLM."""
