@@ -15,7 +15,7 @@ from typing import Sequence
 
 from gecscore.metrics.chunk_labels import ChunkCounts
 from gecscore.metrics.cleme import ChunkMetricResult, SentenceScore, choose_corpus, tie_break
-from gecscore.metrics.chunk_evaluation import label_corpus
+from gecscore.metrics.chunk_evaluation import LEVELS, check_option, label_corpus
 from gecscore.types import ChunkPartition, Sample
 
 DEFAULT_ALPHAS = {
@@ -55,7 +55,8 @@ def score_cleme2(samples: Sequence[Sample], *, level: str = "corpus", assumption
                  partitions: Sequence[ChunkPartition] | None = None,
                  weigher=None) -> ChunkMetricResult:
     """CLEME2.0 of one system."""
-    alphas = parse_alphas(alpha, level) if level in DEFAULT_ALPHAS else None
+    check_option("level", level, LEVELS)
+    alphas = parse_alphas(alpha, level)
     chunks = label_corpus(samples, assumption=assumption, level=level, weighting=weighting,
                           partitions=partitions, weigher=weigher)
     options = {"level": level, "assumption": assumption, "weighting": weighting,

@@ -1,0 +1,53 @@
+"""One-call Python API over raw text: what the evaluate modules and notebooks use.
+
+    >>> from gecscore.api import cleme2_from_text
+    >>> cleme2_from_text(["He go home ."], ["He goes home ."], [["He goes home ."]])["hit"]
+    1.0
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Sequence
+
+from gecscore.corpus import check_parallel, samples_from_text
+from gecscore.extract.errant_edits import ErrantExtractor
+from gecscore.metrics.chunk_report import result_dict
+from gecscore.metrics.cleme import score_cleme
+from gecscore.metrics.cleme2 import score_cleme2
+
+
+@lru_cache(maxsize=1)
+def shared_extractor() -> ErrantExtractor:
+    """One ERRANT extractor per process, so repeated calls reuse its parse cache."""
+    return ErrantExtractor()
+
+
+def text_samples(sources: Sequence[str], predictions: Sequence[str],
+                 references: Sequence[Sequence[str]], tokenize: bool = False):
+    check_parallel(sources, predictions, references)
+    extractor = shared_extractor()
+    if tokenize:
+        sources = extractor.tokenize(sources)
+        predictions = extractor.tokenize(predictions)
+        references = [extractor.tokenize(refs) for refs in references]
+    return samples_from_text(sources, predictions, references, extractor)
+
+
+def cleme2_from_text(sources: Sequence[str], predictions: Sequence[str],
+                     references: Sequence[Sequence[str]], *, level: str = "corpus",
+                     assumption: str = "dep", weighting: str = "none",
+                     alpha: str | Sequence[float] | None = None, tokenize: bool = False) -> dict:
+    """CLEME2.0 of raw parallel text; returns the contract dictionary."""
+    samples = text_samples(sources, predictions, references, tokenize)
+    return result_dict(score_cleme2(samples, level=level, assumption=assumption,
+                                    weighting=weighting, alpha=alpha))
+
+
+def cleme_from_text(sources: Sequence[str], predictions: Sequence[str],
+                    references: Sequence[Sequence[str]], *, level: str = "corpus",
+                    assumption: str = "dep", weighting: str = "length", beta: float = 0.5,
+                    tokenize: bool = False) -> dict:
+    """CLEME P/R/F of raw parallel text; returns the contract dictionary."""
+    samples = text_samples(sources, predictions, references, tokenize)
+    return result_dict(score_cleme(samples, level=level, assumption=assumption,
+                                   weighting=weighting, beta=beta))

@@ -1,0 +1,88 @@
+"""The evaluate module metrics/cleme2: offline load, add_batch, distributed mode."""
+from __future__ import annotations
+
+import multiprocessing
+import os
+
+import pytest
+
+evaluate = pytest.importorskip("evaluate")
+
+from gecscore.api import cleme2_from_text
+
+from datapaths import REPO
+
+MODULE = str(REPO / "metrics" / "cleme2")
+EXAMPLES = REPO / "examples"
+
+
+def example_corpus():
+    read = lambda name: (EXAMPLES / name).read_text(encoding="utf-8").splitlines()
+    sources, hyps = read("source.txt"), read("hypothesis.txt")
+    refs = [list(pair) for pair in zip(read("reference0.txt"), read("reference1.txt"))]
+    return sources, hyps, refs
+
+
+@pytest.fixture(autouse=True)
+def offline(monkeypatch):
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setenv("HF_DATASETS_OFFLINE", "1")
+
+
+def test_load_offline_and_compute_matches_library():
+    metric = evaluate.load(MODULE)
+    sources, hyps, refs = example_corpus()
+    result = metric.compute(sources=sources, predictions=hyps, references=refs)
+    assert result == cleme2_from_text(sources, hyps, refs)
+    assert set(result) >= {"score", "hit", "wrong", "under", "over", "tp", "fp_ne", "fp_un", "fn", "signature"}
+    perfect = metric.compute(sources=sources, predictions=[r[0] for r in refs], references=refs)
+    assert (perfect["hit"], perfect["wrong"], perfect["under"]) == (1.0, 0.0, 0.0)
+
+
+def test_add_batch_equals_one_compute_and_options_pass_through():
+    metric = evaluate.load(MODULE)
+    sources, hyps, refs = example_corpus()
+    metric.add_batch(sources=sources[:2], predictions=hyps[:2], references=refs[:2])
+    metric.add_batch(sources=sources[2:], predictions=hyps[2:], references=refs[2:])
+    batched = metric.compute(level="sentence", assumption="ind")
+    assert batched == cleme2_from_text(sources, hyps, refs, level="sentence", assumption="ind")
+    for source, hyp, ref in zip(sources, hyps, refs):
+        metric.add(sources=source, predictions=hyp, references=ref)
+    cleme = metric.compute(metric="cleme")
+    assert set(cleme) >= {"p", "r", "f", "tp", "fp", "fn", "tn"}
+
+
+def test_bad_input_is_a_clear_error():
+    metric = evaluate.load(MODULE)
+    with pytest.raises(ValueError, match=r"sources\[1\]: empty source"):
+        metric.compute(sources=["a b .", "  "], predictions=["a b .", "c"], references=[["a b ."], ["c"]])
+    with pytest.raises(ValueError, match="unknown assumption"):
+        metric.compute(sources=["a ."], predictions=["a ."], references=[["a ."]], assumption="xx")
+
+
+def _distributed_worker(process_id: int, cache_dir: str, queue) -> None:
+    import evaluate as ev
+
+    os.environ["HF_HUB_OFFLINE"] = "1"
+    sources, hyps, refs = example_corpus()
+    half = slice(0, 2) if process_id == 0 else slice(2, None)
+    metric = ev.load(MODULE, num_process=2, process_id=process_id, experiment_id="cleme2-dist-test",
+                     cache_dir=cache_dir)
+    metric.add_batch(sources=sources[half], predictions=hyps[half], references=refs[half])
+    queue.put((process_id, metric.compute()))
+
+
+@pytest.mark.slow
+def test_distributed_two_processes(tmp_path):
+    context = multiprocessing.get_context("spawn")
+    queue = context.Queue()
+    workers = [context.Process(target=_distributed_worker, args=(i, str(tmp_path), queue)) for i in range(2)]
+    for worker in workers:
+        worker.start()
+    results = dict(queue.get(timeout=240) for _ in workers)
+    for worker in workers:
+        worker.join(timeout=60)
+        assert worker.exitcode == 0
+    sources, hyps, refs = example_corpus()
+    assert results[1] is None                      # only process 0 computes
+    assert results[0] == cleme2_from_text(sources, hyps, refs)
