@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from typing import NamedTuple, Sequence
 
 Tokens = tuple[str, ...]
 
@@ -96,11 +96,11 @@ class Sample:
         return kept if kept else self.references[:1]
 
 
-@dataclass(frozen=True, slots=True)
-class Chunk:
+class Chunk(NamedTuple):
     """A span of the source and what one target makes of it.
 
     A chunk is *changed* (corrected, or dummy with an insertion) iff it has types.
+    (A named tuple: partitions create hundreds of thousands of chunks per leaderboard.)
     """
 
     start: int
@@ -129,3 +129,7 @@ class ChunkPartition:
 
     def __len__(self) -> int:
         return len(self.spans)
+
+    def hypothesis_lengths(self) -> tuple[int, ...]:
+        """``Chunk.length`` of each hypothesis chunk (what length weighting reads)."""
+        return tuple(max(len(c.source), len(c.target)) for c in self.hypothesis)

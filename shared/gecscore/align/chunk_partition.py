@@ -7,31 +7,26 @@ become unchanged chunks. See ``cleme.md`` for the reference algorithm this repro
 """
 from __future__ import annotations
 
+from bisect import bisect_right
 from typing import Sequence
 
 from gecscore.types import Chunk, ChunkPartition, Edit, Target, Tokens
 
 
-def _position_map(n_source: int, edits: Sequence[Edit]) -> dict[int, int]:
-    """Map source positions (0..n) to target positions, as the CLEME reference does.
+class _PositionMap:
+    """Source position -> target position for one target, as the CLEME reference maps them:
+    ``p + `` the length change of every edit ending at or before ``p``. Defined for every
+    position not strictly inside one of the target's edits (the only ones looked up)."""
 
-    Positions strictly inside an edit's source span are absent.
-    """
-    mapping: dict[int, int] = {}
-    i = j = 0
-    for edit in edits:
-        mapping[edit.start] = edit.tgt_start
-        mapping[edit.end] = edit.tgt_end
-        while i < edit.start:
-            mapping[i] = j
-            i += 1
-            j += 1
-        i, j = edit.end, edit.tgt_end
-    while i <= n_source:
-        mapping[i] = j
-        i += 1
-        j += 1
-    return mapping
+    def __init__(self, edits: Sequence[Edit]):
+        self.ends: list[int] = []
+        self.shifts: list[int] = [0]
+        for edit in edits:
+            self.ends.append(edit.end)
+            self.shifts.append(self.shifts[-1] + (edit.tgt_end - edit.tgt_start) - (edit.end - edit.start))
+
+    def __getitem__(self, position: int) -> int:
+        return position + self.shifts[bisect_right(self.ends, position)]
 
 
 def _shared_intervals(targets: Sequence[Target]) -> list[list[int]]:
@@ -68,9 +63,11 @@ def _chunk_spans(n_source: int, intervals: Sequence[Sequence[int]]) -> list[tupl
 
 
 def _target_chunks(source: Tokens, target: Target, intervals: Sequence[Sequence[int]],
-                   spans: Sequence[tuple[int, int]]) -> tuple[Chunk, ...]:
+                   spans: Sequence[tuple[int, int]], unchanged: tuple[Chunk, ...]) -> tuple[Chunk, ...]:
+    if not target.edits:
+        return unchanged
     edits = sorted(target.edits, key=lambda e: e.start)
-    mapping = _position_map(len(source), edits)
+    mapping = _PositionMap(edits)
     # Widen each edit to the shared interval containing it; merge consecutive equal ones.
     widened: dict[tuple[int, int], Chunk] = {}
     k = 0
@@ -105,7 +102,8 @@ def partition_chunks(source: Sequence[str], hypothesis: Target,
     targets = [hypothesis, *references]
     intervals = _shared_intervals(targets)
     spans = _chunk_spans(len(source), intervals)
-    chunked = [_target_chunks(source, target, intervals, spans) for target in targets]
+    unchanged = tuple(Chunk(start, end, source[start:end], source[start:end]) for start, end in spans)
+    chunked = [_target_chunks(source, target, intervals, spans, unchanged) for target in targets]
     for target_chunks in chunked:
         if len(target_chunks) != len(spans):  # pragma: no cover - an invariant of the algorithm
             raise AssertionError("chunk partition gave targets different numbers of chunks")

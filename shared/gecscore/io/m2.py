@@ -8,6 +8,7 @@ file and line.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Iterable, Iterator
 
@@ -18,7 +19,7 @@ NOOP_TYPE = "noop"
 DELETION = "-NONE-"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class M2Sentence:
     """One M2 block: the source and, per annotator id (ascending), that annotator's edits.
 
@@ -29,12 +30,17 @@ class M2Sentence:
     annotations: dict[int, tuple[Edit, ...]]
     line: int = 0
 
-    def targets(self) -> tuple[Target, ...]:
-        """One target per annotator; the unchanged source if the block has no A lines."""
+    @cached_property
+    def _targets(self) -> tuple[Target, ...]:
         if not self.annotations:
             return (Target.unchanged(self.source, 0),)
         return tuple(Target.from_edits(self.source, edits, annotator)
                      for annotator, edits in self.annotations.items())
+
+    def targets(self) -> tuple[Target, ...]:
+        """One target per annotator; the unchanged source if the block has no A lines.
+        Built once and reused (a gold file is shared by every system scored against it)."""
+        return self._targets
 
 
 def _parse_correction(text: str) -> tuple[Tokens, ...]:

@@ -27,9 +27,41 @@ class SampleChunks:
     candidates: tuple[LabelledChunks, ...]
 
 
-def partition_corpus(samples: Sequence[Sample]) -> list[ChunkPartition]:
+class ChunkedCorpus(Sequence[ChunkPartition]):
+    """The partitions of a corpus (a sequence of :class:`ChunkPartition`), with each
+    assumption's unit-weight labels computed once and reused by every metric setting."""
+
+    def __init__(self, partitions: Sequence[ChunkPartition]):
+        self.partitions = list(partitions)
+        self._labels: dict[str, list[tuple[LabelledChunks, ...]]] = {}
+        self._lengths: list[tuple[int, ...]] | None = None
+        self._bias: float | None = None
+
+    def __len__(self) -> int:
+        return len(self.partitions)
+
+    def __getitem__(self, index):
+        return self.partitions[index]
+
+    def labelled(self, assumption: str) -> list[tuple[LabelledChunks, ...]]:
+        if assumption not in self._labels:
+            self._labels[assumption] = [label_sample(p, assumption) for p in self.partitions]
+        return self._labels[assumption]
+
+    def hypothesis_lengths(self) -> list[tuple[int, ...]]:
+        if self._lengths is None:
+            self._lengths = [p.hypothesis_lengths() for p in self.partitions]
+        return self._lengths
+
+    def length_bias(self) -> float:
+        if self._bias is None:
+            self._bias = length_bias(self.partitions)
+        return self._bias
+
+
+def partition_corpus(samples: Sequence[Sample]) -> ChunkedCorpus:
     """Partition every sample against its kept (non-empty) references."""
-    return [partition_chunks(s.source, s.hypothesis, s.kept_references()) for s in samples]
+    return ChunkedCorpus([partition_chunks(s.source, s.hypothesis, s.kept_references()) for s in samples])
 
 
 def check_option(name: str, value: str, allowed: Sequence[str]) -> None:
@@ -54,15 +86,19 @@ def label_corpus(samples: Sequence[Sample], *, assumption: str = "dep", level: s
     check_option("level", level, LEVELS)
     if partitions is None:
         partitions = partition_corpus(samples)
-    labelled = [label_sample(partition, assumption) for partition in partitions]
+    elif not isinstance(partitions, ChunkedCorpus):
+        partitions = ChunkedCorpus(partitions)
+    if len(partitions) != len(samples):
+        raise ValueError(f"{len(partitions)} partitions for {len(samples)} samples")
+    labelled = partitions.labelled(assumption)
     if weigher is not None:
         weights = weigher(samples, partitions, labelled)
         labelled = [tuple(c.reweighted(w) for c, w in zip(cands, ws, strict=True))
                     for cands, ws in zip(labelled, weights, strict=True)]
     elif weighting == "length":
-        params = length_weights(level, assumption, length_bias(partitions))
-        labelled = [tuple(c.reweighted(chunk_length_weights(params, partition, c.labels)) for c in cands)
-                    for partition, cands in zip(partitions, labelled)]
+        params = length_weights(level, assumption, partitions.length_bias())
+        labelled = [tuple(c.reweighted(chunk_length_weights(params, lengths, c.labels)) for c in cands)
+                    for lengths, cands in zip(partitions.hypothesis_lengths(), labelled)]
     else:
         check_option("weighting", weighting, WEIGHTINGS)
     return [SampleChunks(s, p, c) for s, p, c in zip(samples, partitions, labelled, strict=True)]

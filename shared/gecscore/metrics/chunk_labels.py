@@ -7,9 +7,9 @@ it, otherwise TN. CLEME v1 uses FP = FP_ne + FP_un.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
-from typing import Iterable, Sequence
+from typing import Sequence
 
 from gecscore.types import Chunk, ChunkPartition
 
@@ -83,11 +83,20 @@ class ChunkCounts:
                            self.fn + other.fn, self.tn + other.tn)
 
     @classmethod
-    def of(cls, labels: Iterable[Label], weights: Iterable[float]) -> "ChunkCounts":
-        sums = dict.fromkeys(Label, 0.0)
+    def of(cls, labels: Sequence[Label], weights: Sequence[float]) -> "ChunkCounts":
+        tp = fp_ne = fp_un = fn = tn = 0.0
         for label, weight in zip(labels, weights, strict=True):
-            sums[label] += weight
-        return cls(sums[Label.TP], sums[Label.FP_NE], sums[Label.FP_UN], sums[Label.FN], sums[Label.TN])
+            if label is Label.TN:
+                tn += weight
+            elif label is Label.TP:
+                tp += weight
+            elif label is Label.FN:
+                fn += weight
+            elif label is Label.FP_NE:
+                fp_ne += weight
+            else:
+                fp_un += weight
+        return cls(tp, fp_ne, fp_un, fn, tn)
 
     def as_dict(self) -> dict[str, float]:
         return {"tp": self.tp, "fp_ne": self.fp_ne, "fp_un": self.fp_un, "fn": self.fn, "tn": self.tn}
@@ -101,10 +110,10 @@ class LabelledChunks:
     reference: int | None
     labels: tuple[Label, ...]
     weights: tuple[float, ...]
+    counts: ChunkCounts = field(init=False, compare=False)
 
-    @property
-    def counts(self) -> ChunkCounts:
-        return ChunkCounts.of(self.labels, self.weights)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "counts", ChunkCounts.of(self.labels, self.weights))
 
     def reweighted(self, weights: Sequence[float]) -> "LabelledChunks":
         return LabelledChunks(self.reference, self.labels, tuple(weights))

@@ -9,7 +9,7 @@ corpus.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
 from gecscore.metrics.chunk_labels import Label
@@ -31,8 +31,17 @@ class LengthWeights:
     fp: SigmoidParams
     fn: SigmoidParams
     bias: float
+    _memo: dict = field(default_factory=dict, compare=False, repr=False)
 
     def weight(self, label: Label, length: int) -> float:
+        """The weight of a chunk; memoised, as few distinct (label, length) pairs occur."""
+        key = (label, length)
+        value = self._memo.get(key)
+        if value is None:
+            value = self._memo[key] = self._compute(label, length)
+        return value
+
+    def _compute(self, label: Label, length: int) -> float:
         if label is Label.TN:
             return 1.0
         if label is Label.TP or label is Label.FN:
@@ -69,10 +78,7 @@ def length_weights(level: str, assumption: str, bias: float) -> LengthWeights:
     return LengthWeights(tp, fp, fn, bias)
 
 
-def chunk_length_weights(weights: LengthWeights, partition: ChunkPartition,
+def chunk_length_weights(weights: LengthWeights, lengths: Sequence[int],
                          labels: Sequence[Label]) -> tuple[float, ...]:
-    """One weight per chunk; the length is the hypothesis chunk's (0 for a dummy FN)."""
-    return tuple(weights.weight(label, chunk.length)
-                 for label, chunk in zip(labels, partition.hypothesis, strict=True))
-
-
+    """One weight per chunk from the hypothesis chunk lengths (0 for a dummy FN)."""
+    return tuple(map(weights.weight, labels, lengths))
