@@ -78,3 +78,14 @@ def test_malformed_lines_name_file_and_line(tmp_path, text, line, message):
         read_m2(path)
     assert f"{path}:{line}:" in str(caught.value)
     assert message in str(caught.value)
+
+
+def test_lenient_reading_applies_spans_past_the_end_at_the_end(tmp_path):
+    # SN-8GEC has insertions such as "A 120 120" on a 114-token sentence.
+    path = tmp_path / "sn.m2"
+    path.write_text("S a b\nA 3 3|||M|||c d|||REQUIRED|||-NONE-|||0\n", encoding="utf-8")
+    with pytest.raises(M2FormatError, match=r"sn.m2:2: edit span \[3, 3\) is outside"):
+        read_m2(path)
+    with pytest.warns(UserWarning, match=r"sn.m2:2: edit span \[3, 3\) is past the end"):
+        (sentence,) = read_m2(path, strict=False)
+    assert sentence.targets()[0].tokens == ("a", "b", "c", "d")

@@ -7,6 +7,7 @@ file and line.
 """
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -51,7 +52,7 @@ def _parse_correction(text: str) -> tuple[Tokens, ...]:
     return tuple(alternatives)
 
 
-def _parse_edit(line: str, n_tokens: int, where: str) -> Edit | None:
+def _parse_edit(line: str, n_tokens: int, where: str, strict: bool = True) -> Edit | None:
     fields = line[2:].split("|||")
     if len(fields) < 3:
         raise M2FormatError("an A line needs 'start end|||type|||correction|||...|||annotator'", where)
@@ -71,15 +72,25 @@ def _parse_edit(line: str, n_tokens: int, where: str) -> Edit | None:
     if start == -1 and end == -1 or edit_type.lower() == NOOP_TYPE:
         return Edit(-1, -1, (), NOOP_TYPE, annotator=annotator)
     if not 0 <= start <= end <= n_tokens:
-        raise M2FormatError(
-            f"edit span [{start}, {end}) is outside the {n_tokens}-token source sentence", where)
+        if strict or not 0 <= start <= end:
+            raise M2FormatError(
+                f"edit span [{start}, {end}) is outside the {n_tokens}-token source sentence", where)
+        # Lenient: an edit past the end applies at the end, as Python slicing in the
+        # reference tools does (SN-8GEC has a few such insertions).
+        warnings.warn(f"{where}: edit span [{start}, {end}) is past the end of the {n_tokens}-token "
+                      f"source; applied at the end", stacklevel=4)
+        start, end = min(start, n_tokens), min(end, n_tokens)
     alternatives = _parse_correction(fields[2])
     return Edit(start, end, alternatives[0], edit_type, alternatives=alternatives,
                 annotator=annotator)
 
 
-def parse_m2(lines: Iterable[str], path: str = "<m2>") -> Iterator[M2Sentence]:
-    """Yield the sentences of an M2 text given as lines."""
+def parse_m2(lines: Iterable[str], path: str = "<m2>", strict: bool = True) -> Iterator[M2Sentence]:
+    """Yield the sentences of an M2 text given as lines.
+
+    ``strict=False`` accepts edit spans past the end of the sentence (applied at the end,
+    with a warning naming the line) instead of rejecting them.
+    """
     source: Tokens | None = None
     start_line = 0
     annotations: dict[int, list[Edit]] = {}
@@ -110,7 +121,7 @@ def parse_m2(lines: Iterable[str], path: str = "<m2>") -> Iterator[M2Sentence]:
         elif line.startswith("A ") or line == "A":
             if source is None:
                 raise M2FormatError("A line before any S line", where)
-            edit = _parse_edit(line, len(source), where)
+            edit = _parse_edit(line, len(source), where, strict)
             annotations.setdefault(edit.annotator, []).append(edit)
         else:
             raise M2FormatError(f"expected a line starting with 'S ' or 'A ', got {line[:20]!r}", where)
@@ -118,11 +129,11 @@ def parse_m2(lines: Iterable[str], path: str = "<m2>") -> Iterator[M2Sentence]:
         yield finish()
 
 
-def read_m2(path: str | Path) -> list[M2Sentence]:
-    """Read an M2 file (UTF-8)."""
+def read_m2(path: str | Path, strict: bool = True) -> list[M2Sentence]:
+    """Read an M2 file (UTF-8). See :func:`parse_m2` for ``strict``."""
     path = Path(path)
     with path.open(encoding="utf-8") as handle:
-        return list(parse_m2(handle, str(path)))
+        return list(parse_m2(handle, str(path), strict))
 
 
 def format_m2(source: Tokens, targets: Iterable[Target]) -> str:
