@@ -1,0 +1,99 @@
+"""DSGram: LLM-judged sub-metrics (semantic coherence, edit level, fluency) with AHP weights.
+
+A thin evaluate wrapper: all the work is done by the gecscore library.
+"""
+import datasets
+import evaluate
+from gecscore.metrics.dsgram import dsgram_from_text
+
+_CITATION = """\
+@misc{xie-etal-2024-dsgram,
+  title = {{DSGram}: Dynamic Weighting Sub-Metrics for Grammatical Error Correction in the Era of Large Language Models},
+  author = {Xie, Jinxiang and Li, Yilin and Yin, Xunjian and Wan, Xiaojun},
+  year = {2024},
+  howpublished = {https://github.com/jxtse/GEC-Metrics-DSGram}
+}
+"""
+
+_DESCRIPTION = """\
+DSGram asks an LLM judge to score each (source, correction) pair on semantic coherence, edit
+level and fluency (1-10) and to give a 3x3 pairwise judgment matrix over those criteria; the
+Analytic Hierarchy Process turns the matrix into per-sentence weights (principal eigenvector,
+consistency ratio < 0.1, re-asked at most 3 times, then equal weights). The sentence score is
+the weighted sum; the system score is the mean (0-10). Reference-free: references are accepted
+and ignored. The judge is any OpenAI-compatible endpoint or a local transformers model; answers
+are cached on disk, so reruns and interrupted runs cost nothing twice.
+"""
+
+_KWARGS_DESCRIPTION = """
+Args:
+    sources (list of str): source sentences.
+    predictions (list of str): system outputs.
+    references (list of list of str, optional): ignored (DSGram is reference-free).
+    backend (str): "openai" (default; any OpenAI-compatible endpoint) or "transformers".
+    model (str): judge model (default "gpt-4o" for openai; a path or Hub id for transformers).
+    base_url (str): chat-completions base URL (default $OPENAI_BASE_URL or the OpenAI API).
+    api_key_env (str): environment variable holding the API key (default "OPENAI_API_KEY").
+    cache (str): SQLite answer cache (default $GECSCORE_JUDGE_CACHE or ~/.cache/gecscore/judge.sqlite).
+    no_cache (bool): neither read nor write the cache (default False).
+    concurrency (int): requests in flight (default 8).
+    weights (str): "dynamic" (AHP, default) or "equal" (1/3 each).
+    timeout (float), max_retries (int), max_reasks (int): per-request limits (60 s, 4, 3).
+    temperature, top_p, max_tokens: sampling (the paper's 0.6, 0.7, 512).
+    device (str), batch_size (int): transformers backend only.
+Returns:
+    score (mean weighted score, 0-10), semantic_coherence, edit_level, fluency (means), weights
+    (mean AHP weights), n_inconsistent, n_failed, overall, n_sentences, n_weights_fallback,
+    n_reciprocity_repaired, judge (request counts and failures), signature.
+Examples:
+    >>> dsgram = evaluate.load("dsgram")
+    >>> result = dsgram.compute(sources=["He go home ."], predictions=["He goes home ."],
+    ...                         base_url="http://localhost:8000/v1", model="my-judge")
+    >>> sorted(result["weights"])
+    ['edit_level', 'fluency', 'semantic_coherence']
+"""
+
+
+@evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
+class Dsgram(evaluate.Metric):
+    def _info(self):
+        return evaluate.MetricInfo(
+            description=_DESCRIPTION,
+            citation=_CITATION,
+            inputs_description=_KWARGS_DESCRIPTION,
+            features=datasets.Features({
+                "sources": datasets.Value("string", id="sequence"),
+                "predictions": datasets.Value("string", id="sequence"),
+                "references": datasets.Sequence(datasets.Value("string", id="sequence"), id="references"),
+            }),
+            codebase_urls=["https://github.com/jxtse/GEC-Metrics-DSGram"],
+        )
+
+    # DSGram is reference-free: references may be left out (they become empty lists).
+    def compute(self, *, predictions=None, references=None, **kwargs):
+        """DSGram of the added and given pairs (references optional and ignored)."""
+        if references is None and predictions is not None:
+            references = [[] for _ in predictions]
+        return super().compute(predictions=predictions, references=references, **kwargs)
+
+    def add_batch(self, *, predictions=None, references=None, **kwargs):
+        """Add a batch of pairs (references optional and ignored)."""
+        if references is None and predictions is not None:
+            references = [[] for _ in predictions]
+        return super().add_batch(predictions=predictions, references=references, **kwargs)
+
+    def add(self, *, prediction=None, reference=None, **kwargs):
+        """Add one pair (reference optional and ignored)."""
+        if reference is None and prediction is not None:
+            reference = []
+        return super().add(prediction=prediction, reference=reference, **kwargs)
+
+    def _compute(self, sources, predictions, references=None, backend="openai", model=None, base_url=None,
+                 api_key_env="OPENAI_API_KEY", cache=None, no_cache=False, concurrency=8, weights="dynamic",
+                 timeout=60.0, max_retries=4, max_reasks=3, temperature=0.6, top_p=0.7, max_tokens=512,
+                 device=None, batch_size=8):
+        return dsgram_from_text(sources, predictions, backend=backend, model=model, base_url=base_url,
+                                api_key_env=api_key_env, cache=cache, no_cache=no_cache,
+                                concurrency=concurrency, weights=weights, timeout=timeout,
+                                max_retries=max_retries, max_reasks=max_reasks, temperature=temperature,
+                                top_p=top_p, max_tokens=max_tokens, device=device, batch_size=batch_size)

@@ -1,0 +1,72 @@
+"""On-disk cache of judge answers (SQLite), written and committed as each answer arrives.
+
+Keyed by :meth:`JudgeRequest.cache_key` (backend, model, messages, sampling, attempt). A run
+killed at any point leaves every finished answer committed, so a rerun repeats none of them.
+Only successful answers are stored; API keys never reach the cache.
+"""
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+from pathlib import Path
+
+from gecscore.judge.types import JudgeRequest
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS answers (
+    key      TEXT PRIMARY KEY,
+    backend  TEXT NOT NULL,
+    model    TEXT NOT NULL,
+    request  TEXT NOT NULL,
+    answer   TEXT NOT NULL,
+    created  REAL NOT NULL
+)
+"""
+
+
+class JudgeCache:
+    """A thread-safe SQLite answer cache at ``path`` (``":memory:"`` for a throwaway one)."""
+
+    def __init__(self, path: str | Path):
+        self.path = str(path)
+        if self.path != ":memory:":
+            Path(self.path).expanduser().parent.mkdir(parents=True, exist_ok=True)
+            self.path = str(Path(self.path).expanduser())
+        self._lock = threading.Lock()
+        self._db = sqlite3.connect(self.path, check_same_thread=False, timeout=30)
+        with self._lock:
+            if self.path != ":memory:":
+                self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute(_SCHEMA)
+            self._db.commit()
+
+    def get(self, key: str) -> str | None:
+        with self._lock:
+            row = self._db.execute("SELECT answer FROM answers WHERE key = ?", (key,)).fetchone()
+        return row[0] if row else None
+
+    def put(self, key: str, backend: str, model: str, request: JudgeRequest, answer: str) -> None:
+        """Store and commit one answer at once (so a kill right after loses nothing)."""
+        record = json.dumps({"messages": [list(m) for m in request.messages],
+                             "sampling": request.sampling.as_dict(), "attempt": request.attempt},
+                            ensure_ascii=False)
+        with self._lock:
+            self._db.execute("INSERT OR REPLACE INTO answers VALUES (?, ?, ?, ?, ?, ?)",
+                             (key, backend, model, record, answer, time.time()))
+            self._db.commit()
+
+    def __len__(self) -> int:
+        with self._lock:
+            return self._db.execute("SELECT COUNT(*) FROM answers").fetchone()[0]
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    def __enter__(self) -> "JudgeCache":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
