@@ -161,3 +161,31 @@ def test_weigher_with_a_tiny_local_model():
         for candidate in sample.candidates:
             for label, weight in zip(candidate.labels, candidate.weights):
                 assert weight == 1.0 if str(label) == "TN" else 1 <= weight <= 5
+
+
+def test_cli_cleme2_llm_weighting_against_the_test_server(tmp_path, capsys):
+    """`gecscore cleme2 --weighting llm` end to end: every edit rated once, weights in the counts."""
+    import json
+
+    from gecscore.cli import main
+    from gecscore.io.m2 import format_m2
+
+    gold, hyp = tmp_path / "gold.m2", tmp_path / "hyp.m2"
+    samples = [sample_1(), sample_2()]
+    gold.write_text("\n".join(format_m2(s.source, s.references) for s in samples))
+    hyp.write_text("\n".join(format_m2(s.source, [s.hypothesis]) for s in samples))
+    # every edit of the two samples rated 2, except the TP "go -> went", rated 5
+    ratings = Ratings({text: ["5" if text == "go -> went" else "2"] for text in
+                       ("Do -> Does", "suffered -> suffer", "of infrom -> to inform", "go -> went",
+                        "∅ -> the", ". -> !")})
+    with JudgeServer(ratings) as server:
+        code = main(["cleme2", "--m2", str(gold), "--hyp-m2", str(hyp), "--weighting", "llm", "--json",
+                     "--model", "judge-m", "--base-url", server.base_url, "--cache", str(tmp_path / "c.sqlite")])
+    assert code == 0
+    result = json.loads(capsys.readouterr().out)
+    assert set(ratings.asked.values()) == {1}            # each distinct edit asked once
+    assert len(ratings.asked) == 6
+    # TP 5; FP_ne: suffer 2 + to inform 2; FP_un: the 2 + ! 2; FN: Do -> Does 2
+    assert (result["tp"], result["fp_ne"], result["fp_un"], result["fn"]) == (5, 4, 4, 2)
+    assert result["hit"] == pytest.approx(5 / 11)
+    assert "weighting:llm" in result["signature"] and "judge:openai:judge-m" in result["signature"]

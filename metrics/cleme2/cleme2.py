@@ -39,7 +39,12 @@ Args:
     references (list of list of str): one or more corrected references per source.
     level (str): "corpus" (default) or "sentence" (mean of sentence scores).
     assumption (str): "dep" (default; references judged one at a time) or "ind" (any reference).
-    weighting (str): "none" (default for cleme2) or "length" (default for cleme).
+    weighting (str): "none" (default for cleme2), "length" (default for cleme), "similarity"
+        (BERTScore, CLEME2.0-sim) or "llm" (1-5 ratings from an LLM judge).
+    model, num_layers, batch_size, device: the BERTScore model for "similarity" (default
+        bert-base-uncased, layer 9) or the judge model for "llm".
+    backend, base_url, api_key_env, cache, concurrency: the judge for "llm" (OpenAI-compatible
+        endpoint by default; the key is read from the environment variable api_key_env).
     alpha (str or list of 4 floats): trade-off factors; default by level
         (corpus 0.45,0.35,0.15,0.05; sentence 0.35,0.25,0.20,0.20).
     metric (str): "cleme2" (default) or "cleme" (P/R/F0.5).
@@ -73,11 +78,16 @@ class Cleme2(evaluate.Metric):
         )
 
     def _compute(self, sources, predictions, references, level="corpus", assumption="dep",
-                 weighting=None, alpha=None, metric="cleme2", beta=0.5, tokenize=False):
+                 weighting=None, alpha=None, metric="cleme2", beta=0.5, tokenize=False,
+                 model=None, num_layers=None, batch_size=None, device=None, backend="openai",
+                 base_url=None, api_key_env="OPENAI_API_KEY", cache=None, concurrency=8):
+        models = {"model": model, "num_layers": num_layers, "batch_size": batch_size, "device": device,
+                  "backend": backend, "base_url": base_url, "api_key_env": api_key_env, "cache": cache,
+                  "concurrency": concurrency}
         if metric == "cleme2":
             return cleme2_from_text(sources, predictions, references, level=level, assumption=assumption,
-                                    weighting=weighting or "none", alpha=alpha, tokenize=tokenize)
+                                    weighting=weighting or "none", alpha=alpha, tokenize=tokenize, **models)
         if metric == "cleme":
             return cleme_from_text(sources, predictions, references, level=level, assumption=assumption,
-                                   weighting=weighting or "length", beta=beta, tokenize=tokenize)
+                                   weighting=weighting or "length", beta=beta, tokenize=tokenize, **models)
         raise ValueError(f"unknown metric {metric!r}; expected 'cleme2' or 'cleme'")

@@ -14,6 +14,13 @@ from gecscore.extract.errant_edits import ErrantExtractor
 from gecscore.metrics.chunk_report import result_dict
 from gecscore.metrics.cleme import score_cleme
 from gecscore.metrics.cleme2 import score_cleme2
+from gecscore.weigh.chunk_weighers import build_chunk_weigher
+
+
+def build_judge(**options):
+    from gecscore.judge.factory import build_judge as build
+
+    return build(**options)
 
 
 @lru_cache(maxsize=1)
@@ -33,21 +40,43 @@ def text_samples(sources: Sequence[str], predictions: Sequence[str],
     return samples_from_text(sources, predictions, references, extractor)
 
 
+def chunk_weigher(weighting: str, model_options: dict | None):
+    """The weigher for ``similarity``/``llm`` from keyword options: model, num_layers,
+    batch_size, device (both) and backend, base_url, api_key_env, cache, no_cache,
+    concurrency, timeout (the judge of ``llm``)."""
+    options = dict(model_options or {})
+    judge = None
+    if weighting == "llm":
+        judge_keys = ("backend", "base_url", "api_key_env", "cache", "no_cache", "concurrency", "timeout")
+        judge_options = {k: options.pop(k) for k in judge_keys if k in options}
+        judge_options.update({k: options[k] for k in ("device",) if k in options})
+        if options.get("batch_size"):
+            judge_options["batch_size"] = options["batch_size"]
+        judge = build_judge(model=options.get("model"), progress=False, **judge_options)
+    return build_chunk_weigher(weighting, model=options.get("model"), num_layers=options.get("num_layers"),
+                               batch_size=options.get("batch_size"), device=options.get("device"),
+                               judge=judge, progress=False)
+
+
 def cleme2_from_text(sources: Sequence[str], predictions: Sequence[str],
                      references: Sequence[Sequence[str]], *, level: str = "corpus",
                      assumption: str = "dep", weighting: str = "none",
-                     alpha: str | Sequence[float] | None = None, tokenize: bool = False) -> dict:
-    """CLEME2.0 of raw parallel text; returns the contract dictionary."""
+                     alpha: str | Sequence[float] | None = None, tokenize: bool = False,
+                     **model_options) -> dict:
+    """CLEME2.0 of raw parallel text; returns the contract dictionary.
+
+    ``weighting="similarity"`` or ``"llm"`` take the model/judge options of :func:`chunk_weigher`.
+    """
     samples = text_samples(sources, predictions, references, tokenize)
-    return result_dict(score_cleme2(samples, level=level, assumption=assumption,
-                                    weighting=weighting, alpha=alpha))
+    return result_dict(score_cleme2(samples, level=level, assumption=assumption, weighting=weighting,
+                                    alpha=alpha, weigher=chunk_weigher(weighting, model_options)))
 
 
 def cleme_from_text(sources: Sequence[str], predictions: Sequence[str],
                     references: Sequence[Sequence[str]], *, level: str = "corpus",
                     assumption: str = "dep", weighting: str = "length", beta: float = 0.5,
-                    tokenize: bool = False) -> dict:
+                    tokenize: bool = False, **model_options) -> dict:
     """CLEME P/R/F of raw parallel text; returns the contract dictionary."""
     samples = text_samples(sources, predictions, references, tokenize)
-    return result_dict(score_cleme(samples, level=level, assumption=assumption,
-                                   weighting=weighting, beta=beta))
+    return result_dict(score_cleme(samples, level=level, assumption=assumption, weighting=weighting,
+                                   beta=beta, weigher=chunk_weigher(weighting, model_options)))

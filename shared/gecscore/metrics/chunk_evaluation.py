@@ -15,7 +15,8 @@ from gecscore.types import ChunkPartition, Sample
 from gecscore.weigh.length import chunk_length_weights, length_bias, length_weights
 
 LEVELS = ("corpus", "sentence")
-WEIGHTINGS = ("none", "length")
+WEIGHTINGS = ("none", "length", "similarity", "llm")
+MODEL_WEIGHTINGS = ("similarity", "llm")
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,10 +81,15 @@ def label_corpus(samples: Sequence[Sample], *, assumption: str = "dep", level: s
                  weigher: CorpusWeigher | None = None) -> list[SampleChunks]:
     """Label every sample's chunks and weigh them.
 
-    ``weighting`` is ``none`` or ``length``; any other weighting is given as ``weigher``.
+    ``weighting`` is ``none`` or ``length``; ``similarity`` and ``llm`` need a model, given as
+    ``weigher`` (:func:`gecscore.weigh.chunk_weighers.build_chunk_weigher` makes one).
     """
     check_option("assumption", assumption, ASSUMPTIONS)
     check_option("level", level, LEVELS)
+    check_option("weighting", weighting, WEIGHTINGS)
+    if weighting in MODEL_WEIGHTINGS and weigher is None:
+        raise ValueError(f"weighting {weighting!r} needs a model: pass weigher=build_chunk_weigher("
+                         f"{weighting!r}, ...) from gecscore.weigh.chunk_weighers")
     if partitions is None:
         partitions = partition_corpus(samples)
     elif not isinstance(partitions, ChunkedCorpus):
@@ -99,6 +105,4 @@ def label_corpus(samples: Sequence[Sample], *, assumption: str = "dep", level: s
         params = length_weights(level, assumption, partitions.length_bias())
         labelled = [tuple(c.reweighted(chunk_length_weights(params, lengths, c.labels)) for c in cands)
                     for lengths, cands in zip(partitions.hypothesis_lengths(), labelled)]
-    else:
-        check_option("weighting", weighting, WEIGHTINGS)
     return [SampleChunks(s, p, c) for s, p, c in zip(samples, partitions, labelled, strict=True)]

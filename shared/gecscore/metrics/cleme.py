@@ -14,6 +14,7 @@ from typing import Sequence
 from gecscore.metrics.chunk_evaluation import SampleChunks, label_corpus
 from gecscore.metrics.chunk_labels import ChunkCounts, LabelledChunks
 from gecscore.types import ChunkPartition, Sample
+from gecscore.weigh.chunk_weighers import weigher_signature
 
 
 def precision_recall_f(tp: float, fp: float, fn: float, beta: float = 0.5) -> tuple[float, float, float]:
@@ -89,6 +90,8 @@ def score_cleme(samples: Sequence[Sample], *, level: str = "corpus", assumption:
     chunks = label_corpus(samples, assumption=assumption, level=level, weighting=weighting,
                           partitions=partitions, weigher=weigher)
     options = {"level": level, "assumption": assumption, "weighting": weighting}
+    if weigher is not None and weigher_signature(weigher):
+        options["weights"] = weigher_signature(weigher)
     if beta != 0.5:
         options["beta"] = f"{beta:g}"
     if level == "corpus":

@@ -17,6 +17,7 @@ from gecscore.metrics.chunk_labels import ChunkCounts
 from gecscore.metrics.cleme import ChunkMetricResult, SentenceScore, choose_corpus, tie_break
 from gecscore.metrics.chunk_evaluation import LEVELS, check_option, label_corpus
 from gecscore.types import ChunkPartition, Sample
+from gecscore.weigh.chunk_weighers import weigher_signature
 
 DEFAULT_ALPHAS = {
     "corpus": (0.45, 0.35, 0.15, 0.05),
@@ -61,6 +62,8 @@ def score_cleme2(samples: Sequence[Sample], *, level: str = "corpus", assumption
                           partitions=partitions, weigher=weigher)
     options = {"level": level, "assumption": assumption, "weighting": weighting,
                "alpha": ",".join(f"{a:g}" for a in alphas)}
+    if weigher is not None and weigher_signature(weigher):
+        options["weights"] = weigher_signature(weigher)
     if level == "corpus":
         def key(totals: ChunkCounts, counts: ChunkCounts):
             return (disentangled_scores(totals + counts, alphas)["score"], *tie_break(counts))
