@@ -1,0 +1,88 @@
+"""``gecscore leaderboard``: every system of a folder x every metric configuration."""
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def register(subparsers) -> None:
+    help_text = "score every system of a folder with every metric configuration; correlate with humans"
+    parser = subparsers.add_parser("leaderboard", help=help_text, description=help_text)
+    parser.add_argument("--systems", metavar="DIR", help="system outputs, one DIR/<NAME>.txt per system")
+    parser.add_argument("--hyp-m2-dir", metavar="DIR",
+                        help="hypothesis edits as M2, DIR/<NAME>[.*].m2 (used instead of ERRANT extraction)")
+    gold = parser.add_mutually_exclusive_group()
+    gold.add_argument("--m2", metavar="GOLD.m2", help="gold edits (M2)")
+    gold.add_argument("--refset", help="a named reference set: conll14, conll14-errant, bn10gec, e-minimal, "
+                                       "e-fluency, ne-minimal, ne-fluency (read from --data-dir)")
+    parser.add_argument("--exclude-unchanged-refs", action="store_true",
+                        help="drop references identical to the source (kept if all are)")
+    parser.add_argument("--reference-edits", choices=("m2", "errant"),
+                        help="reference edits as given, or re-extracted by ERRANT (default: errant for "
+                             "bn10gec and the SN-8GEC sets, m2 otherwise)")
+    parser.add_argument("--subset-source", metavar="SRC.txt",
+                        help="score only the gold sentences whose source matches these lines "
+                             "(e.g. SEEDA's outputs/subset/INPUT.txt)")
+    parser.add_argument("--metrics", nargs="+", metavar="NAME",
+                        help="configurations, families or globs (default: every available one); "
+                             "see --list-metrics")
+    parser.add_argument("--list-metrics", action="store_true", help="list the configurations and exit")
+    parser.add_argument("--only", nargs="+", metavar="SYSTEM", help="score only these systems")
+    parser.add_argument("--human", help="gjg15, seeda-base, seeda-+input, seeda-all, or a TSV "
+                                        "(system<TAB>score...) to correlate with")
+    parser.add_argument("--data-dir", help="evaluation data folder (default $GEC_DATA or ../shared/data)")
+    parser.add_argument("--out", metavar="DIR", help="write CSV/JSON/Markdown (and plots) here")
+    parser.add_argument("--no-plots", action="store_true", help="skip the scatter plots")
+    parser.add_argument("--bootstrap", type=int, default=0, metavar="N",
+                        help="paired bootstrap resamples over sentences (e.g. 1000; default off)")
+    parser.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
+    parser.add_argument("--jobs", type=int, default=1, help="worker processes (systems in parallel)")
+    parser.add_argument("--json", action="store_true", help="print the leaderboard as one JSON object")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    import json
+
+    from gecscore.errors import GecInputError
+    from gecscore.metaeval.human import load_human, match_lines
+    from gecscore.metaeval.leaderboard import discover_systems, run_leaderboard
+    from gecscore.metaeval.refsets import load_refset
+    from gecscore.metaeval.registry import REGISTRY, resolve
+    from gecscore.metaeval.report import markdown, write_leaderboard
+
+    if args.list_metrics:
+        _, unavailable = resolve(None)
+        for config in REGISTRY.values():
+            print(f"{config.name:28} {config.description}")
+        for name, reason in unavailable.items():
+            print(f"{name:28} ({reason})")
+        return 0
+    if not args.systems and not args.hyp_m2_dir:
+        raise GecInputError("give --systems DIR and/or --hyp-m2-dir DIR")
+    if not args.m2 and not args.refset:
+        raise GecInputError("give the gold as --m2 GOLD.m2 or --refset NAME")
+    refset = load_refset(args.refset or args.m2, args.data_dir, exclude_unchanged_refs=args.exclude_unchanged_refs,
+                         reference_edits=args.reference_edits)
+    for note in refset.notes:
+        print(f"note: {note}", file=sys.stderr)
+    if args.subset_source:
+        from gecscore.io.text import read_lines
+
+        indices = match_lines(read_lines(args.subset_source), refset.sources, args.subset_source,
+                              f"reference set {refset.name}")
+        refset = refset.subset(indices)
+    systems = discover_systems(args.systems, args.hyp_m2_dir, args.only)
+    human = load_human(args.human, args.data_dir) if args.human else None
+    board = run_leaderboard(refset, systems, args.metrics, human=human, jobs=args.jobs,
+                            bootstrap=args.bootstrap, seed=args.seed)
+    for name, reason in board.unavailable.items():
+        print(f"{name}: {reason}", file=sys.stderr)
+    if args.out:
+        for path in write_leaderboard(board, args.out, plots=not args.no_plots):
+            print(f"wrote {path}", file=sys.stderr)
+    if args.json:
+        sys.stdout.write(json.dumps(board.as_dict()) + "\n")
+    else:
+        sys.stdout.write(markdown(board))
+    return 0

@@ -1,0 +1,143 @@
+"""Human system rankings: GJG15 (EW/TS) and SEEDA (EW/TS x sentence/edit, three system sets).
+
+A :class:`HumanScores` is one ranking: system name -> human score, in the file's order.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Sequence
+
+from gecscore.errors import GecInputError
+
+SEEDA_SYSTEM_SETS = {
+    # Kobayashi et al. (2024): the standard "base" set drops GPT-3.5, INPUT and REF-F.
+    "base": ("GPT-3.5", "INPUT", "REF-F"),
+    "+input": ("GPT-3.5", "REF-F"),
+    "all": (),
+}
+SEEDA_GRANULARITIES = {"sent": "SEEDA-S", "edit": "SEEDA-E"}
+HUMAN_METHODS = ("EW", "TS")
+
+
+@dataclass(frozen=True)
+class HumanScores:
+    """One human ranking, e.g. ``gjg15-TS`` or ``seeda-S-TS``."""
+
+    name: str
+    scores: dict[str, float]
+
+    @property
+    def systems(self) -> tuple[str, ...]:
+        return tuple(self.scores)
+
+    def without(self, excluded: Sequence[str]) -> "HumanScores":
+        return HumanScores(self.name, {k: v for k, v in self.scores.items() if k not in set(excluded)})
+
+
+def _float(text: str, where: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        raise GecInputError(f"expected a number, got {text!r}", where) from None
+
+
+def read_human_tsv(path: str | Path, prefix: str = "") -> dict[str, HumanScores]:
+    """A TSV with a header ``system<TAB>NAME1<TAB>NAME2...`` and one row per system.
+
+    Returns one ranking per score column, named ``<prefix><column>``.
+    """
+    path = Path(path)
+    lines = [line for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    if not lines:
+        raise GecInputError("empty human score file", str(path))
+    header = lines[0].split("\t")
+    if len(header) < 2:
+        raise GecInputError("the header needs 'system' and at least one score column", f"{path}:1")
+    columns: dict[str, dict[str, float]] = {name: {} for name in header[1:]}
+    for number, line in enumerate(lines[1:], start=2):
+        fields = line.split("\t")
+        where = f"{path}:{number}"
+        if len(fields) != len(header):
+            raise GecInputError(f"expected {len(header)} tab-separated fields, got {len(fields)}", where)
+        system = fields[0].strip()
+        if system in columns[header[1]]:
+            raise GecInputError(f"system {system!r} listed twice", where)
+        for name, value in zip(header[1:], fields[1:]):
+            columns[name][system] = _float(value.strip(), where)
+    return {f"{prefix}{name}": HumanScores(f"{prefix}{name}", scores) for name, scores in columns.items()}
+
+
+def gjg15_scores(path: str | Path) -> dict[str, HumanScores]:
+    """GJG15 (Grundkiewicz et al. 2015) from ``gjg15/human_scores.tsv``: ``gjg15-EW``, ``gjg15-TS``."""
+    rankings = read_human_tsv(path, prefix="gjg15-")
+    missing = [f"gjg15-{m}" for m in HUMAN_METHODS if f"gjg15-{m}" not in rankings]
+    if missing:
+        raise GecInputError(f"missing column(s) {', '.join(m.split('-')[1] for m in missing)}", str(path))
+    return rankings
+
+
+def _read_column(path: Path) -> list[str]:
+    if not path.is_file():
+        raise GecInputError("file not found", str(path))
+    return [line.strip() for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def seeda_scores(human_dir: str | Path, system_set: str = "base") -> dict[str, HumanScores]:
+    """SEEDA rankings ``seeda-S-EW``, ``seeda-S-TS``, ``seeda-E-EW``, ``seeda-E-TS``.
+
+    Reads ``{EW,TS}_{sent,edit}.txt`` (one score per line, in the order of ``SYSTEMS.txt``)
+    and keeps the systems of ``system_set`` (``base``, ``+input`` or ``all``).
+    """
+    if system_set not in SEEDA_SYSTEM_SETS:
+        raise GecInputError(f"unknown SEEDA system set {system_set!r}; expected one of: "
+                            f"{', '.join(SEEDA_SYSTEM_SETS)}")
+    human_dir = Path(human_dir)
+    systems = _read_column(human_dir / "SYSTEMS.txt")
+    rankings = {}
+    for granularity, label in SEEDA_GRANULARITIES.items():
+        for method in HUMAN_METHODS:
+            path = human_dir / f"{method}_{granularity}.txt"
+            values = _read_column(path)
+            if len(values) != len(systems):
+                raise GecInputError(f"{len(values)} scores but SYSTEMS.txt lists {len(systems)} systems",
+                                    str(path))
+            scores = {s: _float(v, f"{path}:{i + 1}") for i, (s, v) in enumerate(zip(systems, values))}
+            name = f"seeda-{label.split('-')[1]}-{method}"
+            rankings[name] = HumanScores(name, scores).without(SEEDA_SYSTEM_SETS[system_set])
+    return rankings
+
+
+def match_lines(subset: Sequence[str], full: Sequence[str], subset_name: str = "subset",
+                full_name: str = "full set") -> list[int]:
+    """For each subset line, the index of the identical line of ``full`` (in increasing order).
+
+    Used to map the SEEDA subset (``outputs/subset/INPUT.txt``) onto CoNLL-2014 source lines.
+    Repeated lines are matched to the first unused occurrence after the previous match.
+    """
+    positions: dict[str, list[int]] = {}
+    for index, line in enumerate(full):
+        positions.setdefault(line.strip(), []).append(index)
+    indices, last = [], -1
+    for number, line in enumerate(subset, start=1):
+        candidates = [i for i in positions.get(line.strip(), ()) if i > last]
+        if not candidates:
+            raise GecInputError(f"line not found (in order) in the {full_name}", f"{subset_name}:{number}")
+        last = candidates[0]
+        indices.append(last)
+    return indices
+
+
+def load_human(spec: str, data_dir: str | Path | None = None) -> dict[str, HumanScores]:
+    """Rankings named by ``spec``: ``gjg15``, ``seeda-base``, ``seeda-+input``, ``seeda-all``,
+    or the path of a TSV file (``system<TAB>score...`` with a header)."""
+    from gecscore.metaeval.refsets import data_root
+
+    if spec == "gjg15":
+        return gjg15_scores(data_root(data_dir) / "gjg15" / "human_scores.tsv")
+    if spec.startswith("seeda-"):
+        return seeda_scores(data_root(data_dir) / "seeda" / "human", spec[len("seeda-"):])
+    if Path(spec).is_file():
+        return read_human_tsv(spec, prefix=f"{Path(spec).stem}-")
+    raise GecInputError(f"unknown human ranking {spec!r}; expected gjg15, seeda-base, seeda-+input, "
+                        "seeda-all or a TSV file")

@@ -1,0 +1,210 @@
+"""Score every system of a folder with every requested metric configuration.
+
+Reference-side work is done once: the reference set (gold edits, optional ERRANT
+re-extraction) is loaded in the main process and handed to each worker process, which keeps
+its own reference cache and ERRANT parse cache (the sources are parsed once per worker).
+Systems are spread over ``jobs`` worker processes; within one system every configuration
+shares the hypothesis edits and CLEME's chunk partition.
+"""
+from __future__ import annotations
+
+import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Mapping, Sequence
+
+from tqdm.auto import tqdm
+
+from gecscore.errors import GecInputError
+from gecscore.metaeval.bootstrap import BootstrapResult, paired_bootstrap
+from gecscore.metaeval.correlation import Correlation, correlate
+from gecscore.metaeval.human import HumanScores
+from gecscore.metaeval.refsets import RefSet
+from gecscore.metaeval.registry import REGISTRY, MetricConfig, ReferenceData, SystemData, SystemScore, resolve
+
+
+@dataclass(frozen=True)
+class SystemSource:
+    """Where a system's output lives: its text file and/or an M2 file of its edits."""
+
+    name: str
+    text_path: Path | None = None
+    hyp_m2_path: Path | None = None
+
+
+def system_name(path: Path) -> str:
+    """``AMU.txt`` and ``AMU.errant.m2`` are both system ``AMU``."""
+    return path.name.split(".")[0]
+
+
+def discover_systems(systems_dir: str | Path | None = None, hyp_m2_dir: str | Path | None = None,
+                     only: Sequence[str] | None = None) -> list[SystemSource]:
+    """Systems from ``systems_dir/*.txt`` and/or ``hyp_m2_dir/*.m2`` (sorted by name).
+
+    With both folders, the hypothesis edits come from the M2 files and every system needs one.
+    """
+    if systems_dir is None and hyp_m2_dir is None:
+        raise GecInputError("give a systems folder (*.txt) or a hypothesis M2 folder (*.m2)")
+    texts = _by_name(systems_dir, "*.txt")
+    m2s = _by_name(hyp_m2_dir, "*.m2")
+    names = sorted(texts or m2s)
+    if texts and hyp_m2_dir is not None:
+        missing = [n for n in names if n not in m2s]
+        if missing:
+            raise GecInputError(f"no hypothesis M2 file for system(s) {', '.join(missing)}", str(hyp_m2_dir))
+    if only:
+        unknown = [n for n in only if n not in names]
+        if unknown:
+            raise GecInputError(f"unknown system(s) {', '.join(unknown)}; found: {', '.join(names)}")
+        names = [n for n in names if n in set(only)]
+    return [SystemSource(n, texts.get(n), m2s.get(n)) for n in names]
+
+
+def _by_name(folder: str | Path | None, pattern: str) -> dict[str, Path]:
+    if folder is None:
+        return {}
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise GecInputError("not a folder", str(folder))
+    found = {}
+    for path in sorted(folder.glob(pattern)):
+        name = system_name(path)
+        if name in found:
+            raise GecInputError(f"two files for system {name}: {found[name].name} and {path.name}", str(folder))
+        found[name] = path
+    if not found:
+        raise GecInputError(f"no {pattern} files", str(folder))
+    return found
+
+
+# ---------------------------------------------------------------- scoring (workers)
+
+_WORKER: dict = {}
+
+
+@lru_cache(maxsize=1)
+def worker_extractor():
+    """One ERRANT extractor per process (its parse cache holds the sources after the first system)."""
+    from gecscore.extract.errant_edits import ErrantExtractor
+
+    return ErrantExtractor(progress=False)
+
+
+def _init_worker(refset: RefSet, config_names: Sequence[str]) -> None:
+    resolve(config_names)  # registers lazily available families in this process too
+    _WORKER["refs"] = ReferenceData(refset)
+    _WORKER["configs"] = list(config_names)
+
+
+def _score_system(source: SystemSource) -> tuple[str, dict[str, SystemScore], float]:
+    started = time.perf_counter()
+    refs: ReferenceData = _WORKER["refs"]
+    system = SystemData(source.name, source.text_path, source.hyp_m2_path, worker_extractor)
+    scores = {name: REGISTRY[name].score(system, refs) for name in _WORKER["configs"]}
+    return source.name, scores, time.perf_counter() - started
+
+
+def score_systems(refset: RefSet, systems: Sequence[SystemSource], config_names: Sequence[str],
+                  jobs: int = 1, progress: bool = True) -> tuple[dict[str, dict[str, SystemScore]], dict[str, float]]:
+    """``{system: {config: SystemScore}}`` and the seconds spent on each system."""
+    results: dict[str, dict[str, SystemScore]] = {}
+    seconds: dict[str, float] = {}
+    bar = tqdm(total=len(systems), desc=f"scoring systems on {refset.name}", disable=not progress)
+    if jobs <= 1 or len(systems) <= 1:
+        _init_worker(refset, config_names)
+        try:
+            for source in systems:
+                name, scores, elapsed = _score_system(source)
+                results[name], seconds[name] = scores, elapsed
+                bar.update()
+        finally:
+            _WORKER.clear()
+    else:
+        with ProcessPoolExecutor(max_workers=min(jobs, len(systems)), initializer=_init_worker,
+                                 initargs=(refset, list(config_names))) as pool:
+            futures = [pool.submit(_score_system, source) for source in systems]
+            for future in as_completed(futures):
+                name, scores, elapsed = future.result()
+                results[name], seconds[name] = scores, elapsed
+                bar.update()
+    bar.close()
+    order = [s.name for s in systems]
+    return {n: results[n] for n in order}, {n: seconds[n] for n in order}
+
+
+# ---------------------------------------------------------------- the leaderboard
+
+@dataclass
+class Leaderboard:
+    refset: str
+    refset_options: dict[str, str]
+    n_sentences: int
+    configs: list[MetricConfig]
+    systems: list[str]
+    scores: dict[str, dict[str, SystemScore]]
+    unavailable: dict[str, str] = field(default_factory=dict)
+    seconds: dict[str, float] = field(default_factory=dict)
+    wall_seconds: float = 0.0
+    human: dict[str, HumanScores] = field(default_factory=dict)
+    correlations: dict[str, dict[str, Correlation]] = field(default_factory=dict)
+    bootstrap: dict[str, BootstrapResult] = field(default_factory=dict)
+    bootstrap_options: dict[str, float] = field(default_factory=dict)
+
+    def column(self, config: str) -> dict[str, float]:
+        """``{system: score}`` for one configuration."""
+        return {system: self.scores[system][config].score for system in self.systems}
+
+    def as_dict(self) -> dict:
+        out = {
+            "refset": self.refset, "refset_options": self.refset_options, "n_sentences": self.n_sentences,
+            "configs": {c.name: {"family": c.family, "description": c.description,
+                                 "signature": self.scores[self.systems[0]][c.name].signature if self.systems else ""}
+                        for c in self.configs},
+            "unavailable": self.unavailable,
+            "systems": {s: {c.name: {"score": self.scores[s][c.name].score, **self.scores[s][c.name].details}
+                            for c in self.configs} for s in self.systems},
+            "seconds": {"wall": self.wall_seconds, "per_system": self.seconds},
+        }
+        if self.human:
+            out["human"] = {name: h.scores for name, h in self.human.items()}
+            out["correlations"] = {c: {h: corr.as_dict() for h, corr in by_h.items()}
+                                   for c, by_h in self.correlations.items()}
+        if self.bootstrap:
+            out["bootstrap"] = {"options": self.bootstrap_options, "configs": {
+                c: {"intervals": {s: i.as_dict() for s, i in b.intervals.items()},
+                    "differences": [d.as_dict() for d in b.differences]}
+                for c, b in self.bootstrap.items()}}
+        return out
+
+
+def run_leaderboard(refset: RefSet, systems: Sequence[SystemSource], metrics: Sequence[str] | None = None, *,
+                    human: Mapping[str, HumanScores] | None = None, jobs: int = 1, bootstrap: int = 0,
+                    seed: int = 0, confidence: float = 0.95, progress: bool = True) -> Leaderboard:
+    """Score ``systems`` with the configurations matching ``metrics`` (all available if None);
+    correlate with ``human`` rankings and bootstrap if asked."""
+    configs, unavailable = resolve(metrics)
+    if not configs:
+        raise GecInputError("none of the requested metric configurations is available: "
+                            + "; ".join(f"{k}: {v}" for k, v in unavailable.items()))
+    if not systems:
+        raise GecInputError("no systems to score")
+    started = time.perf_counter()
+    scores, seconds = score_systems(refset, systems, [c.name for c in configs], jobs, progress)
+    board = Leaderboard(refset.name, dict(refset.options), len(refset), configs, [s.name for s in systems],
+                        scores, unavailable, seconds)
+    if human:
+        board.human = dict(human)
+        for config in configs:
+            column = board.column(config.name)
+            board.correlations[config.name] = {name: correlate(column, ranking) for name, ranking in human.items()}
+    if bootstrap:
+        board.bootstrap_options = {"resamples": bootstrap, "seed": seed, "confidence": confidence}
+        for config in configs:
+            per_system = {s: (scores[s][config.name].sentence_stats, scores[s][config.name].statistic)
+                          for s in board.systems if scores[s][config.name].statistic is not None}
+            board.bootstrap[config.name] = paired_bootstrap(per_system, n_resamples=bootstrap, seed=seed,
+                                                            confidence=confidence)
+    board.wall_seconds = time.perf_counter() - started
+    return board

@@ -1,0 +1,150 @@
+"""Write a leaderboard: CSV and JSON tables, a Markdown page and one scatter plot per metric."""
+from __future__ import annotations
+
+import csv
+import json
+import math
+from pathlib import Path
+
+from gecscore.metaeval.leaderboard import Leaderboard
+
+
+def _fmt(value: float, digits: int = 4) -> str:
+    return "nan" if value is None or (isinstance(value, float) and math.isnan(value)) else f"{value:.{digits}f}"
+
+
+def write_leaderboard(board: Leaderboard, out_dir: str | Path, plots: bool = True) -> list[Path]:
+    """Write ``scores.csv``, ``leaderboard.json``, ``leaderboard.md`` and, with human scores,
+    ``correlations.csv`` and ``plots/<config>.png``; with a bootstrap, ``intervals.csv`` and
+    ``pairwise.csv``. Returns the paths written."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    written = [_write_scores_csv(board, out / "scores.csv")]
+    path = out / "leaderboard.json"
+    path.write_text(json.dumps(board.as_dict(), indent=1, allow_nan=True) + "\n", encoding="utf-8")
+    written.append(path)
+    if board.correlations:
+        written.append(_write_correlations_csv(board, out / "correlations.csv"))
+        if plots:
+            written += [scatter_plot(board, config.name, out / "plots" / f"{config.name}.png")
+                        for config in board.configs]
+    if board.bootstrap:
+        written += _write_bootstrap_csv(board, out)
+    path = out / "leaderboard.md"
+    path.write_text(markdown(board, plots_dir="plots" if plots and board.correlations else None), encoding="utf-8")
+    written.append(path)
+    return written
+
+
+def _write_scores_csv(board: Leaderboard, path: Path) -> Path:
+    with path.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["system", *(c.name for c in board.configs)])
+        for system in board.systems:
+            writer.writerow([system, *(repr(board.scores[system][c.name].score) for c in board.configs)])
+    return path
+
+
+def _write_correlations_csv(board: Leaderboard, path: Path) -> Path:
+    with path.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["config", "human", "pearson", "spearman", "n"])
+        for config, by_human in board.correlations.items():
+            for human, corr in by_human.items():
+                writer.writerow([config, human, repr(corr.pearson), repr(corr.spearman), corr.n])
+    return path
+
+
+def _write_bootstrap_csv(board: Leaderboard, out: Path) -> list[Path]:
+    intervals, pairwise = out / "intervals.csv", out / "pairwise.csv"
+    with intervals.open("w", newline="", encoding="utf-8") as h1, pairwise.open("w", newline="", encoding="utf-8") as h2:
+        w1, w2 = csv.writer(h1), csv.writer(h2)
+        w1.writerow(["config", "system", "score", "low", "high"])
+        w2.writerow(["config", "a", "b", "difference", "low", "high", "p_not_better"])
+        for config, result in board.bootstrap.items():
+            for system, iv in result.intervals.items():
+                w1.writerow([config, system, repr(iv.estimate), repr(iv.low), repr(iv.high)])
+            for d in result.differences:
+                w2.writerow([config, d.a, d.b, repr(d.interval.estimate), repr(d.interval.low),
+                             repr(d.interval.high), repr(d.p_not_better)])
+    return [intervals, pairwise]
+
+
+def markdown(board: Leaderboard, plots_dir: str | None = None) -> str:
+    names = [c.name for c in board.configs]
+    first = names[0]
+    order = sorted(board.systems, key=lambda s: -_sortable(board.scores[s][first].score))
+    options = ", ".join(f"{k}={v}" for k, v in board.refset_options.items())
+    lines = [f"# Leaderboard on {board.refset}", "",
+             f"{board.n_sentences} sentences; {options}. Sorted by `{first}`. "
+             f"Scored in {board.wall_seconds:.1f} s.", "",
+             "| system | " + " | ".join(names) + " |", "|---" * (len(names) + 1) + "|"]
+    for system in order:
+        lines.append(f"| {system} | " + " | ".join(_fmt(board.scores[system][n].score) for n in names) + " |")
+    if board.correlations:
+        humans = list(board.human)
+        lines += ["", "## Correlation with human rankings", "",
+                  "| metric | " + " | ".join(f"{h} r | {h} rho" for h in humans) + " |",
+                  "|---" * (2 * len(humans) + 1) + "|"]
+        for name in names:
+            cells = []
+            for h in humans:
+                corr = board.correlations[name][h]
+                cells += [_fmt(corr.pearson, 3), _fmt(corr.spearman, 3)]
+            lines.append(f"| {name} | " + " | ".join(cells) + " |")
+        if plots_dir:
+            lines += ["", "Scatter plots: " + ", ".join(f"[{n}]({plots_dir}/{n}.png)" for n in names)]
+    if board.bootstrap:
+        opts = board.bootstrap_options
+        lines += ["", f"## Paired bootstrap ({opts['resamples']} resamples over sentences, seed {opts['seed']}, "
+                      f"{opts['confidence']:.0%} intervals)", "",
+                  "| system | " + " | ".join(names) + " |", "|---" * (len(names) + 1) + "|"]
+        for system in order:
+            cells = []
+            for n in names:
+                iv = board.bootstrap.get(n) and board.bootstrap[n].intervals.get(system)
+                cells.append(f"{_fmt(iv.estimate)} [{_fmt(iv.low)}, {_fmt(iv.high)}]" if iv else "-")
+            lines.append(f"| {system} | " + " | ".join(cells) + " |")
+        lines += ["", "Pairwise differences are in `pairwise.csv` and `leaderboard.json`."]
+    if board.unavailable:
+        lines += ["", "## Not available", ""]
+        lines += [f"- `{name}`: {reason}" for name, reason in board.unavailable.items()]
+    lines += ["", "## Signatures", ""]
+    if board.systems:
+        lines += [f"- `{n}`: `{board.scores[board.systems[0]][n].signature}`" for n in names]
+    return "\n".join(lines) + "\n"
+
+
+def _sortable(value: float) -> float:
+    return -math.inf if math.isnan(value) else value
+
+
+def scatter_plot(board: Leaderboard, config: str, path: str | Path) -> Path:
+    """Metric score (x) against each human ranking (one panel each), points labelled by system."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    humans = list(board.human.values())
+    fig, axes = plt.subplots(1, len(humans), figsize=(4.2 * len(humans), 3.8), squeeze=False)
+    column = board.column(config)
+    for ax, ranking in zip(axes[0], humans):
+        systems = [s for s in ranking.systems if s in column]
+        xs = [column[s] for s in systems]
+        ys = [ranking.scores[s] for s in systems]
+        ax.scatter(xs, ys, s=18)
+        for s, x, y in zip(systems, xs, ys):
+            ax.annotate(s, (x, y), textcoords="offset points", xytext=(3, 3), fontsize=7)
+        corr = board.correlations[config][ranking.name]
+        ax.set_title(f"{ranking.name}: r={_fmt(corr.pearson, 3)}, rho={_fmt(corr.spearman, 3)}", fontsize=9)
+        ax.set_xlabel(config, fontsize=8)
+        ax.set_ylabel(ranking.name, fontsize=8)
+        ax.tick_params(labelsize=7)
+    fig.suptitle(f"{config} on {board.refset}", fontsize=10)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path

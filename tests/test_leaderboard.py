@@ -1,0 +1,127 @@
+"""``gecscore leaderboard`` end to end on a tiny synthetic set, and on GJG15 when data is present."""
+from __future__ import annotations
+
+import csv
+import json
+import math
+
+import pytest
+
+from gecscore.cli import main
+from gecscore.errors import GecInputError
+from gecscore.metaeval.human import gjg15_scores
+from gecscore.metaeval.leaderboard import discover_systems, run_leaderboard
+from gecscore.metaeval.refsets import load_refset
+from gecscore.metaeval.registry import resolve
+
+from datapaths import CONLL14, GEC_DATA, require
+
+GOLD = """S a b c d
+A 1 2|||R:X|||B|||REQUIRED|||-NONE-|||0
+
+S e f g
+A 0 1|||R:X|||E|||REQUIRED|||-NONE-|||0
+"""
+NOOP = "A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0"
+SYSTEMS = {
+    "PERFECT": ["A 1 2|||R:X|||B|||REQUIRED|||-NONE-|||0", "A 0 1|||R:X|||E|||REQUIRED|||-NONE-|||0"],
+    "HALF": ["A 1 2|||R:X|||B|||REQUIRED|||-NONE-|||0", NOOP],
+    "INPUT": [NOOP, NOOP],
+    "WRONG": ["A 1 2|||R:X|||X|||REQUIRED|||-NONE-|||0", NOOP],
+}
+HUMAN = "system\tEW\nPERFECT\t4\nHALF\t3\nINPUT\t1\nWRONG\t2\n"
+
+
+@pytest.fixture
+def tiny(tmp_path):
+    (tmp_path / "gold.m2").write_text(GOLD)
+    hyp_dir = tmp_path / "hyp"
+    hyp_dir.mkdir()
+    for name, (first, second) in SYSTEMS.items():
+        (hyp_dir / f"{name}.errant.m2").write_text(f"S a b c d\n{first}\n\nS e f g\n{second}\n")
+    (tmp_path / "human.tsv").write_text(HUMAN)
+    return tmp_path
+
+
+def test_tiny_leaderboard_end_to_end(tiny, capsys):
+    out = tiny / "out"
+    status = main(["leaderboard", "--m2", str(tiny / "gold.m2"), "--hyp-m2-dir", str(tiny / "hyp"),
+                   "--metrics", "cleme2-corpus-dep", "cleme2-sentence-dep", "m2-corpus",
+                   "--human", str(tiny / "human.tsv"), "--out", str(out), "--bootstrap", "50", "--seed", "7"])
+    assert status == 0
+    printed = capsys.readouterr()
+    assert "m2-corpus" in printed.err and "not available" in printed.err
+    with (out / "scores.csv").open() as handle:
+        rows = {row["system"]: row for row in csv.DictReader(handle)}
+    # By hand, corpus alphas .45/.35/.15/.05 on totals (TP, FP_ne, FP_un, FN):
+    # PERFECT (2,0,0,0): 1.0; HALF (1,0,0,1): .45*.5+.35+.15*.5+.05 = .70;
+    # INPUT (0,0,0,2): .35+.05 = .40; WRONG (0,1,0,1): .35*.5+.15*.5+.05 = .30.
+    expected = {"PERFECT": 1.0, "HALF": 0.70, "INPUT": 0.40, "WRONG": 0.30}
+    for system, value in expected.items():
+        assert float(rows[system]["cleme2-corpus-dep"]) == pytest.approx(value)
+    # Sentence alphas .35/.25/.20/.20; INPUT: each sentence under = 1, so .25 + .20 = .45.
+    assert float(rows["INPUT"]["cleme2-sentence-dep"]) == pytest.approx(0.45)
+    assert float(rows["PERFECT"]["cleme2-sentence-dep"]) == pytest.approx(1.0)
+    board = json.loads((out / "leaderboard.json").read_text())
+    corr = board["correlations"]["cleme2-corpus-dep"]["human-EW"]
+    # metric 1, .7, .4, .3 vs human 4, 3, 1, 2: r = 1.1 / sqrt(.30 * 5); rho = 1 - 6*2/(4*15) = .8.
+    assert corr["pearson"] == pytest.approx(1.1 / math.sqrt(1.5))
+    assert corr["spearman"] == pytest.approx(0.8)
+    assert board["unavailable"]["m2-corpus"].startswith("not available")
+    intervals = board["bootstrap"]["configs"]["cleme2-corpus-dep"]["intervals"]
+    assert intervals["PERFECT"] == {"estimate": pytest.approx(1.0), "low": pytest.approx(1.0), "high": pytest.approx(1.0)}
+    assert len(board["bootstrap"]["configs"]["cleme2-corpus-dep"]["differences"]) == 6
+    png = out / "plots" / "cleme2-corpus-dep.png"
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    md = (out / "leaderboard.md").read_text()
+    assert "| PERFECT | 1.0000 |" in md and "## Correlation with human rankings" in md
+    assert (out / "correlations.csv").exists() and (out / "pairwise.csv").exists()
+
+
+def test_parallel_workers_give_the_same_scores(tiny):
+    refset = load_refset(tiny / "gold.m2")
+    systems = discover_systems(None, tiny / "hyp")
+    assert [s.name for s in systems] == ["HALF", "INPUT", "PERFECT", "WRONG"]
+    one = run_leaderboard(refset, systems, ["cleme", "cleme2"], progress=False)
+    two = run_leaderboard(refset, systems, ["cleme", "cleme2"], jobs=2, progress=False)
+    assert {c.name for c in one.configs} == {c.name for c in two.configs}
+    assert len(one.configs) == 12
+    for config in one.configs:
+        assert one.column(config.name) == two.column(config.name)
+
+
+def test_registry_errors_and_pending():
+    configs, unavailable = resolve(["cleme2-corpus-*"])
+    assert [c.name for c in configs] == ["cleme2-corpus-dep", "cleme2-corpus-ind"] and not unavailable
+    # an exact name is just that configuration (not cleme-corpus-dep-unw as well)
+    assert [c.name for c in resolve(["cleme-corpus-dep"])[0]] == ["cleme-corpus-dep"]
+    assert len(resolve(["cleme"])[0]) == 8
+    _, unavailable = resolve(["imeasure"])
+    assert unavailable["imeasure"].startswith("not available")
+    with pytest.raises(GecInputError, match="unknown metric configuration"):
+        resolve(["bleu"])
+
+
+def test_bad_inputs(tiny):
+    with pytest.raises(GecInputError, match="no \\*.txt files"):
+        discover_systems(tiny / "hyp")
+    (tiny / "hyp" / "SHORT.m2").write_text("S a b c d\n" + NOOP + "\n")
+    refset = load_refset(tiny / "gold.m2")
+    with pytest.raises(GecInputError, match="SHORT.m2"):
+        run_leaderboard(refset, discover_systems(None, tiny / "hyp", only=["SHORT"]), ["cleme2-corpus-dep"],
+                        progress=False)
+
+
+def test_gjg15_cleme2_matches_table1():
+    gold = require(CONLL14 / "conll14.errant.m2")
+    refset = load_refset(gold)
+    systems = discover_systems(None, require(CONLL14 / "systems-errant"))
+    human = gjg15_scores(require(GEC_DATA / "gjg15" / "human_scores.tsv"))
+    board = run_leaderboard(refset, systems, ["cleme2-corpus-dep", "cleme2-sentence-ind"], human=human,
+                            progress=False)
+    # CLEME2.0 paper Table 1, CoNLL-2014 column: (EW r, EW rho, TS r, TS rho).
+    published = {"cleme2-corpus-dep": (0.700, 0.665, 0.765, 0.736), "cleme2-sentence-ind": (0.866, 0.709, 0.881, 0.720)}
+    for config, (ew_r, ew_rho, ts_r, ts_rho) in published.items():
+        ew, ts = board.correlations[config]["gjg15-EW"], board.correlations[config]["gjg15-TS"]
+        assert ew.pearson == pytest.approx(ew_r, abs=0.003) and ew.spearman == pytest.approx(ew_rho, abs=0.003)
+        assert ts.pearson == pytest.approx(ts_r, abs=0.003) and ts.spearman == pytest.approx(ts_rho, abs=0.003)
