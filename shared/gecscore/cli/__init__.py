@@ -14,6 +14,7 @@ from gecscore.errors import GecInputError, MissingModelError
 
 COMMAND_MODULES = (
     "gecscore.cli.cleme",
+    "gecscore.cli.imeasure",
     "gecscore.cli.leaderboard",
     "gecscore.cli.dsgram",
 )

@@ -1,0 +1,90 @@
+"""I-measure (Felice & Briscoe 2015) as a Hugging Face ``evaluate`` metric.
+
+Each reference becomes one annotator: its ERRANT edits against the source are clustered into
+errors as in the M2 -> XML converter, the annotators' corrections are mixed error by error,
+and the hypothesis is scored on a 3-way token alignment (source, hypothesis, reference).
+"""
+import datasets
+import evaluate
+import gecscore
+from gecscore.metrics.imeasure import DEFAULT_MAX_CANDIDATES
+from gecscore.metrics.imeasure import gold_from_references
+from gecscore.metrics.imeasure import result_dict
+from gecscore.metrics.imeasure import score_imeasure
+
+_CITATION = """\
+@inproceedings{felice-briscoe-2015-towards,
+    title = "Towards a standard evaluation method for grammatical error detection and correction",
+    author = "Felice, Mariano and Briscoe, Ted",
+    booktitle = "Proceedings of NAACL-HLT 2015",
+    year = "2015",
+    pages = "578--587",
+}
+"""
+
+_DESCRIPTION = """\
+The I-measure scores grammatical error correction by the improvement of a hypothesis over
+the uncorrected source: tokens are aligned three ways (source, hypothesis, reference),
+each aligned column is a TP, TN, FP, FN (or FP+FN+FPN) for detection and for correction,
+and weighted accuracy WAcc is compared with that of the do-nothing baseline: I > 0 means
+the text got better, I < 0 worse, I = 0 unchanged.
+"""
+
+_KWARGS_DESCRIPTION = """
+Args:
+    sources: source sentences (whitespace-tokenised strings).
+    predictions: corrected sentences (whitespace-tokenised strings).
+    references: per source, a list of corrected references (each one annotator).
+    no_mix: one reference per annotator instead of mixing their corrections (default False).
+    max: metric maximised when choosing a reference per sentence (default "cwacc").
+    opt: "sent" (default) or "corpus".
+    beta: F beta (default 1.0).
+    w: weight of TP and FP in WAcc (default 2.0).
+    max_candidates: reference combinations enumerated per sentence (default 16384).
+    tokenize: run spaCy tokenisation on all texts first (default False).
+Returns:
+    score: correction I; detection and correction: {tp, tn, fp, fn, fpn, p, r, f, acc,
+    acc_base, wacc, wacc_base, i}; metric; signature.
+Examples:
+    >>> imeasure = evaluate.load("imeasure")
+    >>> imeasure.compute(sources=["This machines is designed for help people ."],
+    ...                  predictions=["These machines are designed to help people ."],
+    ...                  references=[["These machines are designed for helping people .",
+    ...                               "This machine is designed to help people ."]])["score"]
+"""
+
+
+@evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
+class IMeasure(evaluate.Metric):
+    def _info(self):
+        return evaluate.MetricInfo(
+            description=_DESCRIPTION,
+            citation=_CITATION,
+            inputs_description=_KWARGS_DESCRIPTION,
+            features=datasets.Features({
+                "sources": datasets.Value("string", id="sequence"),
+                "predictions": datasets.Value("string", id="sequence"),
+                "references": datasets.Sequence(datasets.Value("string", id="sequence"), id="references"),
+            }),
+            codebase_urls=["https://github.com/mfelice/imeasure"],
+            reference_urls=["https://aclanthology.org/N15-1060/"],
+        )
+
+    def _compute(self, sources, predictions, references, no_mix=False, max="cwacc", opt="sent",
+                 beta=1.0, w=2.0, max_candidates=DEFAULT_MAX_CANDIDATES, tokenize=False):
+        from gecscore.corpus import check_parallel
+        from gecscore.extract.errant_edits import ErrantExtractor
+
+        check_parallel(sources, predictions, references)
+        extractor = ErrantExtractor(progress=False)
+        if tokenize:
+            sources = extractor.tokenize(sources)
+            predictions = extractor.tokenize(predictions)
+            references = [extractor.tokenize(refs) for refs in references]
+        gold = gold_from_references(sources, references, extractor)
+        result = score_imeasure(gold, [p.split() for p in predictions], mix=not no_mix,
+                                max_metric=max, opt=opt, beta=beta, w=w,
+                                max_candidates=max_candidates, progress=False)
+        out = result_dict(result)
+        out["version"] = gecscore.__version__
+        return out

@@ -1,0 +1,602 @@
+"""Exact 3-way sum-of-pairs alignment of (source, hypothesis, reference), as in the I-measure.
+
+Costs per pair of a column: match 0, mismatch 3, token against gap 2, gap against gap 0; a
+column costs the sum of its three pair costs. The dynamic programme fills an
+O(n1*n2*n3) table of back-pointers (one byte a cell) and keeps only two planes of costs;
+the kernel is compiled with numba when it is installed (pure Python otherwise: correct but
+slow on long sentences). The back-pointer of a cell is the first move, in the preference
+order of the reference implementation, that reaches the minimum:
+(1) (s,h,r); (2) (s,h,-), (s,-,r), (-,h,r); (3) (s,-,-), (-,h,-), (-,-,r).
+Shortcuts: three equal sequences align to the identity; when the source equals the
+hypothesis or the reference, the pairwise programme is used (diagonal, then up, then left).
+"""
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+
+from gecscore.errors import GecInputError
+
+MATCH, MISMATCH, GAP = 0, 3, 2
+MAX_CELLS = 400_000_000  # one byte per cell: 400 MB for the back-pointer table
+
+Column = tuple[str | None, str | None, str | None]
+
+try:  # pragma: no cover - exercised when numba is installed
+    from numba import njit as _njit
+
+    HAVE_NUMBA = True
+except ImportError:  # pragma: no cover
+    HAVE_NUMBA = False
+
+    def _njit(*args, **kwargs):
+        if args and callable(args[0]):
+            return args[0]
+        return lambda func: func
+
+
+# Moves: how far each of (source, hypothesis, reference) advances.
+MOVES = ((1, 1, 1), (1, 1, 0), (1, 0, 1), (0, 1, 1), (1, 0, 0), (0, 1, 0), (0, 0, 1))
+
+
+@_njit(cache=True)
+def _fill3(a, b, c):  # pragma: no cover - compiled
+    n1, n2, n3 = a.shape[0], b.shape[0], c.shape[0]
+    back = np.empty((n1 + 1, n2 + 1, n3 + 1), dtype=np.uint8)
+    prev = np.empty((n2 + 1, n3 + 1), dtype=np.int32)
+    cur = np.empty((n2 + 1, n3 + 1), dtype=np.int32)
+    g2 = 2 * GAP
+    # pair costs between hypothesis and reference tokens
+    cjk_all = np.empty((n2 + 1, n3 + 1), dtype=np.int32)
+    for j in range(1, n2 + 1):
+        for k in range(1, n3 + 1):
+            cjk_all[j, k] = MATCH if b[j - 1] == c[k - 1] else MISMATCH
+    for i in range(n1 + 1):
+        for j in range(n2 + 1):
+            cij = 0
+            if i > 0 and j > 0:
+                cij = MATCH if a[i - 1] == b[j - 1] else MISMATCH
+            # k = 0: only moves that leave the reference alone
+            if i == 0 and j == 0:
+                cur[0, 0] = 0
+                back[0, 0, 0] = 7
+            else:
+                best = 1 << 30
+                move = 7
+                if i > 0 and j > 0:
+                    best = prev[j - 1, 0] + cij + g2
+                    move = 1
+                if i > 0:
+                    v = prev[j, 0] + g2
+                    if v < best:
+                        best = v
+                        move = 4
+                if j > 0:
+                    v = cur[j - 1, 0] + g2
+                    if v < best:
+                        best = v
+                        move = 5
+                cur[j, 0] = best
+                back[i, j, 0] = move
+            if i > 0 and j > 0:
+                ai = a[i - 1]
+                for k in range(1, n3 + 1):
+                    cik = MATCH if ai == c[k - 1] else MISMATCH
+                    cjk = cjk_all[j, k]
+                    best = prev[j - 1, k - 1] + cij + cik + cjk
+                    move = 0
+                    v = prev[j - 1, k] + cij + g2
+                    if v < best:
+                        best = v
+                        move = 1
+                    v = prev[j, k - 1] + cik + g2
+                    if v < best:
+                        best = v
+                        move = 2
+                    v = cur[j - 1, k - 1] + cjk + g2
+                    if v < best:
+                        best = v
+                        move = 3
+                    v = prev[j, k] + g2
+                    if v < best:
+                        best = v
+                        move = 4
+                    v = cur[j - 1, k] + g2
+                    if v < best:
+                        best = v
+                        move = 5
+                    v = cur[j, k - 1] + g2
+                    if v < best:
+                        best = v
+                        move = 6
+                    cur[j, k] = best
+                    back[i, j, k] = move
+            elif i > 0:  # j == 0: moves (s,-,r), (s,-,-), (-,-,r)
+                ai = a[i - 1]
+                for k in range(1, n3 + 1):
+                    cik = MATCH if ai == c[k - 1] else MISMATCH
+                    best = prev[0, k - 1] + cik + g2
+                    move = 2
+                    v = prev[0, k] + g2
+                    if v < best:
+                        best = v
+                        move = 4
+                    v = cur[0, k - 1] + g2
+                    if v < best:
+                        best = v
+                        move = 6
+                    cur[0, k] = best
+                    back[i, 0, k] = move
+            elif j > 0:  # i == 0: moves (-,h,r), (-,h,-), (-,-,r)
+                for k in range(1, n3 + 1):
+                    best = cur[j - 1, k - 1] + cjk_all[j, k] + g2
+                    move = 3
+                    v = cur[j - 1, k] + g2
+                    if v < best:
+                        best = v
+                        move = 5
+                    v = cur[j, k - 1] + g2
+                    if v < best:
+                        best = v
+                        move = 6
+                    cur[j, k] = best
+                    back[0, j, k] = move
+            else:  # i == j == 0: only (-,-,r)
+                for k in range(1, n3 + 1):
+                    cur[0, k] = cur[0, k - 1] + g2
+                    back[0, 0, k] = 6
+        tmp = prev
+        prev = cur
+        cur = tmp
+    return back, prev[n2, n3]
+
+
+@_njit(cache=True)
+def _trace3(back, n1, n2, n3):  # pragma: no cover - compiled
+    moves = np.empty(n1 + n2 + n3, dtype=np.uint8)
+    n = 0
+    i, j, k = n1, n2, n3
+    while i > 0 or j > 0 or k > 0:
+        m = back[i, j, k]
+        moves[n] = m
+        n += 1
+        if m == 0 or m == 1 or m == 2 or m == 4:
+            i -= 1
+        if m == 0 or m == 1 or m == 3 or m == 5:
+            j -= 1
+        if m == 0 or m == 2 or m == 3 or m == 6:
+            k -= 1
+    return moves[:n][::-1].copy()
+
+
+@_njit(cache=True)
+def _pairwise(a, b):  # pragma: no cover - compiled
+    """Back-pointers of the pairwise programme: 0 diagonal, 1 up (a, -), 2 left (-, b)."""
+    n1, n2 = a.shape[0], b.shape[0]
+    d = np.zeros((n1 + 1, n2 + 1), dtype=np.int64)
+    for i in range(1, n1 + 1):
+        d[i, 0] = i * GAP
+    for j in range(1, n2 + 1):
+        d[0, j] = j * GAP
+    for i in range(1, n1 + 1):
+        for j in range(1, n2 + 1):
+            diag = d[i - 1, j - 1] + (MATCH if a[i - 1] == b[j - 1] else MISMATCH)
+            up = d[i - 1, j] + GAP
+            left = d[i, j - 1] + GAP
+            d[i, j] = min(diag, up, left)
+    moves = np.empty(n1 + n2, dtype=np.uint8)
+    n = 0
+    i, j = n1, n2
+    while i > 0 or j > 0:
+        if i > 0 and j > 0 and d[i, j] == d[i - 1, j - 1] + (MATCH if a[i - 1] == b[j - 1] else MISMATCH):
+            moves[n] = 0
+            i -= 1
+            j -= 1
+        elif i > 0 and d[i, j] == d[i - 1, j] + GAP:
+            moves[n] = 1
+            i -= 1
+        else:
+            moves[n] = 2
+            j -= 1
+        n += 1
+    return moves[:n][::-1].copy(), d[n1, n2]
+
+
+def _encode(*sequences: Sequence[str]) -> list[np.ndarray]:
+    vocabulary: dict[str, int] = {}
+    return [np.array([vocabulary.setdefault(t, len(vocabulary)) for t in seq], dtype=np.int32)
+            for seq in sequences]
+
+
+def align_pair(a: Sequence[str], b: Sequence[str]) -> list[tuple[str | None, str | None]]:
+    """Optimal pairwise alignment (gap 2, mismatch 3); ties: diagonal, then up, then left."""
+    ea, eb = _encode(a, b)
+    moves, _ = _pairwise(ea, eb)
+    columns: list[tuple[str | None, str | None]] = []
+    i = j = 0
+    for move in moves:
+        if move == 0:
+            columns.append((a[i], b[j]))
+            i += 1
+            j += 1
+        elif move == 1:
+            columns.append((a[i], None))
+            i += 1
+        else:
+            columns.append((None, b[j]))
+            j += 1
+    return columns
+
+
+def align_full(src: Sequence[str], hyp: Sequence[str], ref: Sequence[str], *,
+               trim: bool = True) -> list[Column]:
+    """The optimal 3-way alignment by the full dynamic programme (without the pairwise
+    shortcuts); ``trim`` cuts a suffix common to all three first (exact)."""
+    cells = (len(src) + 1) * (len(hyp) + 1) * (len(ref) + 1)
+    if cells > MAX_CELLS:
+        raise GecInputError(
+            f"sentence too long for the O(n^3) alignment: {len(src)} x {len(hyp)} x {len(ref)} "
+            f"tokens need {cells:,} cells (limit {MAX_CELLS:,})")
+    # A common last token is always aligned as a match column, and the back-trace takes
+    # that column first, so a common suffix can be cut off exactly (a common prefix cannot:
+    # the back-trace may leave it through a tie).
+    suffix = 0
+    while (trim and suffix < min(len(src), len(hyp), len(ref))
+           and src[-1 - suffix] == hyp[-1 - suffix] == ref[-1 - suffix]):
+        suffix += 1
+    n1, n2, n3 = len(src) - suffix, len(hyp) - suffix, len(ref) - suffix
+    a, b, c = _encode(src[:n1], hyp[:n2], ref[:n3])
+    back, _ = _fill3(a, b, c)
+    moves = _trace3(back, n1, n2, n3)
+    columns: list[Column] = []
+    i = j = k = 0
+    for move in moves:
+        di, dj, dk = MOVES[move]
+        columns.append((src[i] if di else None, hyp[j] if dj else None, ref[k] if dk else None))
+        i, j, k = i + di, j + dj, k + dk
+    columns.extend((t, t, t) for t in src[n1:])
+    return columns
+
+
+def align(src: Sequence[str], hyp: Sequence[str], ref: Sequence[str]) -> list[Column]:
+    """The I-measure alignment of source, hypothesis and reference, with its shortcuts."""
+    src, hyp, ref = tuple(src), tuple(hyp), tuple(ref)
+    if src == hyp == ref:
+        return [(t, t, t) for t in src]
+    if src == hyp:
+        return [(s, s, r) for s, r in align_pair(src, ref)]
+    if src == ref:
+        return [(s, h, s) for s, h in align_pair(src, hyp)]
+    return align_full(src, hyp, ref)
+
+
+def column_cost(column: Column) -> int:
+    """Sum-of-pairs cost of one column."""
+    total = 0
+    for x, y in ((column[0], column[1]), (column[0], column[2]), (column[1], column[2])):
+        if x is None and y is None:
+            continue
+        if x is None or y is None:
+            total += GAP
+        else:
+            total += MATCH if x == y else MISMATCH
+    return total
+
+
+def alignment_cost(columns: Sequence[Column]) -> int:
+    return sum(column_cost(column) for column in columns)
+
+
+def optimal_cost(src: Sequence[str], hyp: Sequence[str], ref: Sequence[str]) -> int:
+    """The minimum sum-of-pairs cost (from the full programme)."""
+    a, b, c = _encode(src, hyp, ref)
+    return int(_fill3(a, b, c)[1])
+
+
+# ---------------------------------------------------------------- counts without columns
+
+@_njit(cache=True)
+def _count_column(s, h, r, out):  # pragma: no cover - compiled
+    """Add one column's WAS labels to ``out`` = [dTP dTN dFP dFN cTP cTN cFP cFN cFPN];
+    -1 is a gap."""
+    if s == h:
+        if h == r:
+            out[1] += 1
+            out[5] += 1
+        else:
+            out[3] += 1
+            out[7] += 1
+    elif s == r:
+        out[2] += 1
+        out[6] += 1
+    elif h == r:
+        out[0] += 1
+        out[4] += 1
+    else:
+        out[0] += 1
+        out[6] += 1
+        out[7] += 1
+        out[8] += 1
+
+
+@_njit(cache=True)
+def _was_counts(a, b, c):  # pragma: no cover - compiled
+    out = np.zeros(9, dtype=np.int64)
+    n1, n2, n3 = a.shape[0], b.shape[0], c.shape[0]
+    same_ab = n1 == n2 and (a == b).all()
+    same_ac = n1 == n3 and (a == c).all()
+    if same_ab and same_ac:
+        out[1] = n1
+        out[5] = n1
+        return out
+    if same_ab or same_ac:
+        other = c if same_ab else b
+        moves, _ = _pairwise(a, other)
+        i = 0
+        j = 0
+        for m in moves:
+            x = a[i] if m != 2 else -1
+            y = other[j] if m != 1 else -1
+            if m != 2:
+                i += 1
+            if m != 1:
+                j += 1
+            if same_ab:
+                _count_column(x, x, y, out)
+            else:
+                _count_column(x, y, x, out)
+        return out
+    suffix = 0
+    while suffix < min(n1, min(n2, n3)) and a[n1 - 1 - suffix] == b[n2 - 1 - suffix] and a[n1 - 1 - suffix] == c[n3 - 1 - suffix]:
+        suffix += 1
+    back, _ = _fill3(a[:n1 - suffix], b[:n2 - suffix], c[:n3 - suffix])
+    moves = _trace3(back, n1 - suffix, n2 - suffix, n3 - suffix)
+    i = 0
+    j = 0
+    k = 0
+    for m in moves:
+        di = m == 0 or m == 1 or m == 2 or m == 4
+        dj = m == 0 or m == 1 or m == 3 or m == 5
+        dk = m == 0 or m == 2 or m == 3 or m == 6
+        _count_column(a[i] if di else -1, b[j] if dj else -1, c[k] if dk else -1, out)
+        i += di
+        j += dj
+        k += dk
+    out[1] += suffix
+    out[5] += suffix
+    return out
+
+
+@_njit(cache=True)
+def _baseline(a, c):  # pragma: no cover - compiled
+    """(TN, FN) of the source as hypothesis against a reference."""
+    moves, _ = _pairwise(a, c)
+    tn = 0
+    fn = 0
+    i = 0
+    j = 0
+    for m in moves:
+        if m == 0:
+            if a[i] == c[j]:
+                tn += 1
+            else:
+                fn += 1
+            i += 1
+            j += 1
+        elif m == 1:
+            fn += 1
+            i += 1
+        else:
+            fn += 1
+            j += 1
+    return tn, fn
+
+
+class Encoder:
+    """Token -> integer ids for the sequences of one sentence (the kernels compare ints)."""
+
+    def __init__(self):
+        self.ids: dict[str, int] = {}
+
+    def __call__(self, tokens: Sequence[str]) -> np.ndarray:
+        ids = self.ids
+        return np.array([ids.setdefault(t, len(ids)) for t in tokens], dtype=np.int64)
+
+
+def was_counts(src: np.ndarray, hyp: np.ndarray, ref: np.ndarray) -> np.ndarray:
+    """WAS counts of :func:`align` (same shortcuts and ties) on encoded sequences:
+    [dTP, dTN, dFP, dFN, cTP, cTN, cFP, cFN, cFPN]."""
+    cells = (len(src) + 1) * (len(hyp) + 1) * (len(ref) + 1)
+    if cells > MAX_CELLS:
+        raise GecInputError(
+            f"sentence too long for the O(n^3) alignment: {len(src)} x {len(hyp)} x {len(ref)} "
+            f"tokens need {cells:,} cells (limit {MAX_CELLS:,})")
+    return _was_counts(src, hyp, ref)
+
+
+def baseline_tn_fn(src: np.ndarray, ref: np.ndarray) -> tuple[int, int]:
+    tn, fn = _baseline(src, ref)
+    return int(tn), int(fn)
+
+
+# ---------------------------------------------------------------- many references at once
+
+@_njit(cache=True)
+def _fill_plane(a, b, cij, ck, D, back, k):  # pragma: no cover - compiled
+    """Plane k >= 1 (reference token ``ck``) of the 3-way programme, reference outermost;
+    same moves and preferences as :func:`_fill3`."""
+    n1, n2 = a.shape[0], b.shape[0]
+    g2 = 2 * GAP
+    prev = D[k - 1]
+    cur = D[k]
+    bk = back[k]
+    # i == 0: moves (-,h,r), (-,h,-), (-,-,r)
+    cur[0, 0] = prev[0, 0] + g2
+    bk[0, 0] = 6
+    for j in range(1, n2 + 1):
+        cjk = MATCH if b[j - 1] == ck else MISMATCH
+        best = prev[0, j - 1] + cjk + g2
+        move = 3
+        v = cur[0, j - 1] + g2
+        if v < best:
+            best = v
+            move = 5
+        v = prev[0, j] + g2
+        if v < best:
+            best = v
+            move = 6
+        cur[0, j] = best
+        bk[0, j] = move
+    for i in range(1, n1 + 1):
+        cik = MATCH if a[i - 1] == ck else MISMATCH
+        # j == 0: moves (s,-,r), (s,-,-), (-,-,r)
+        best = prev[i - 1, 0] + cik + g2
+        move = 2
+        v = cur[i - 1, 0] + g2
+        if v < best:
+            best = v
+            move = 4
+        v = prev[i, 0] + g2
+        if v < best:
+            best = v
+            move = 6
+        cur[i, 0] = best
+        bk[i, 0] = move
+        for j in range(1, n2 + 1):
+            cjk = MATCH if b[j - 1] == ck else MISMATCH
+            c_ij = cij[i, j]
+            best = prev[i - 1, j - 1] + c_ij + cik + cjk
+            move = 0
+            v = cur[i - 1, j - 1] + c_ij + g2
+            if v < best:
+                best = v
+                move = 1
+            v = prev[i - 1, j] + cik + g2
+            if v < best:
+                best = v
+                move = 2
+            v = prev[i, j - 1] + cjk + g2
+            if v < best:
+                best = v
+                move = 3
+            v = cur[i - 1, j] + g2
+            if v < best:
+                best = v
+                move = 4
+            v = cur[i, j - 1] + g2
+            if v < best:
+                best = v
+                move = 5
+            v = prev[i, j] + g2
+            if v < best:
+                best = v
+                move = 6
+            cur[i, j] = best
+            bk[i, j] = move
+
+
+@_njit(cache=True)
+def _batch_was_counts(a, b, refs, starts, lengths, shared):  # pragma: no cover - compiled
+    """WAS counts of (a, b, ref) for each reference (no shortcuts, no trimming): the planes
+    of the first ``shared[r]`` reference tokens are kept from the previous reference."""
+    n1, n2 = a.shape[0], b.shape[0]
+    n_refs = lengths.shape[0]
+    n_max = 0
+    for r in range(n_refs):
+        if lengths[r] > n_max:
+            n_max = lengths[r]
+    D = np.empty((n_max + 1, n1 + 1, n2 + 1), dtype=np.int32)
+    back = np.empty((n_max + 1, n1 + 1, n2 + 1), dtype=np.uint8)
+    cij = np.zeros((n1 + 1, n2 + 1), dtype=np.int32)
+    for i in range(1, n1 + 1):
+        for j in range(1, n2 + 1):
+            cij[i, j] = MATCH if a[i - 1] == b[j - 1] else MISMATCH
+    g2 = 2 * GAP
+    # plane 0 (no reference token): moves (s,h,-), (s,-,-), (-,h,-)
+    D[0, 0, 0] = 0
+    back[0, 0, 0] = 7
+    for i in range(n1 + 1):
+        for j in range(n2 + 1):
+            if i == 0 and j == 0:
+                continue
+            best = 1 << 30
+            move = 7
+            if i > 0 and j > 0:
+                best = D[0, i - 1, j - 1] + cij[i, j] + g2
+                move = 1
+            if i > 0:
+                v = D[0, i - 1, j] + g2
+                if v < best:
+                    best = v
+                    move = 4
+            if j > 0:
+                v = D[0, i, j - 1] + g2
+                if v < best:
+                    best = v
+                    move = 5
+            D[0, i, j] = best
+            back[0, i, j] = move
+    out = np.zeros((n_refs, 9), dtype=np.int64)
+    for r in range(n_refs):
+        c = refs[starts[r]:starts[r] + lengths[r]]
+        n3 = lengths[r]
+        for k in range(shared[r] + 1, n3 + 1):
+            _fill_plane(a, b, cij, c[k - 1], D, back, k)
+        i, j, k = n1, n2, n3
+        row = out[r]
+        while i > 0 or j > 0 or k > 0:
+            m = back[k, i, j]
+            di = m == 0 or m == 1 or m == 2 or m == 4
+            dj = m == 0 or m == 1 or m == 3 or m == 5
+            dk = m == 0 or m == 2 or m == 3 or m == 6
+            if di:
+                i -= 1
+            if dj:
+                j -= 1
+            if dk:
+                k -= 1
+            _count_column(a[i] if di else -1, b[j] if dj else -1, c[k] if dk else -1, row)
+    return out
+
+
+def batch_was_counts(src: np.ndarray, hyp: np.ndarray, refs: Sequence[np.ndarray]) -> np.ndarray:
+    """WAS counts of :func:`align` for one source and hypothesis against many encoded
+    references (rows [dTP, dTN, dFP, dFN, cTP, cTN, cFP, cFN, cFPN], in the given order).
+
+    The shortcuts (source equal to the hypothesis or the reference) are applied per
+    reference; the others share the planes of their common prefix (references are visited
+    in sorted order), so similar references cost little more than one."""
+    out = np.zeros((len(refs), 9), dtype=np.int64)
+    src_list = src.tolist()
+    if src_list == hyp.tolist():
+        for r, ref in enumerate(refs):
+            out[r] = _was_counts(src, hyp, ref)
+        return out
+    full = [r for r, ref in enumerate(refs) if ref.tolist() != src_list]
+    for r in set(range(len(refs))) - set(full):
+        out[r] = _was_counts(src, hyp, refs[r])
+    if not full:
+        return out
+    lists = {r: refs[r].tolist() for r in full}
+    order = sorted(full, key=lambda r: lists[r])
+    n_max = max(len(lists[r]) for r in order)
+    cells = (n_max + 1) * (len(src) + 1) * (len(hyp) + 1)
+    if cells > MAX_CELLS // 5:  # four bytes of cost and one of back-pointer a cell
+        raise GecInputError(
+            f"sentence too long for the O(n^3) alignment: {len(src)} x {len(hyp)} x {n_max} "
+            f"tokens need {cells:,} cells (limit {MAX_CELLS:,})")
+    shared = np.zeros(len(order), dtype=np.int64)
+    for n, r in enumerate(order[1:], start=1):
+        previous, current = lists[order[n - 1]], lists[r]
+        common = 0
+        while common < min(len(previous), len(current)) and previous[common] == current[common]:
+            common += 1
+        shared[n] = common
+    lengths = np.array([len(lists[r]) for r in order], dtype=np.int64)
+    starts = np.zeros(len(order), dtype=np.int64)
+    starts[1:] = np.cumsum(lengths)[:-1]
+    flat = np.concatenate([refs[r] for r in order]) if n_max else np.zeros(0, dtype=np.int64)
+    counts = _batch_was_counts(src, hyp, flat.astype(np.int64), starts, lengths, shared)
+    out[order] = counts
+    return out
