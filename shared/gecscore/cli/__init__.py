@@ -14,9 +14,11 @@ from gecscore.errors import GecInputError, MissingModelError
 
 COMMAND_MODULES = (
     "gecscore.cli.cleme",
+    "gecscore.cli.pt_m2",
     "gecscore.cli.imeasure",
     "gecscore.cli.leaderboard",
     "gecscore.cli.dsgram",
+    "gecscore.cli.publish",
 )
 
 

