@@ -175,3 +175,11 @@ def test_bartscore_is_the_mean_token_log_likelihood(tmp_path):
     # batched with padding gives the same as one by one
     clear_cache()
     assert BartScore(str(tmp_path), batch_size=2, progress=False).score(pairs) == pytest.approx(scores, abs=1e-5)
+
+
+@needs_model
+@pytest.mark.parametrize("layer", [0, 7])
+def test_layer_outside_the_model_is_a_clear_error(layer):
+    # MiniLM has 6 layers; layer 0 (the embeddings) is not a BERTScore layer
+    with pytest.raises(ValueError, match=r"num_layers must be in 1\.\.6"):
+        BertScoreF1(MODEL, num_layers=layer, progress=False).score(PAIRS[:1])

@@ -157,8 +157,8 @@ class BertScoreF1(_CachedPairScorer):
             raise _missing(self.model, error) from error
         if self.num_layers is None:
             self.num_layers = default_layer(self.model, config)
-        if not 0 <= self.num_layers <= config.num_hidden_layers:
-            raise ValueError(f"num_layers must be in 0..{config.num_hidden_layers} for {self.model}, "
+        if not 1 <= self.num_layers <= config.num_hidden_layers:   # layer 0 = embeddings: unsupported
+            raise ValueError(f"num_layers must be in 1..{config.num_hidden_layers} for {self.model}, "
                              f"got {self.num_layers}")
         encoder = getattr(model, "encoder", None)
         if encoder is not None and hasattr(encoder, "layer"):   # skip layers above the one used
