@@ -2,8 +2,8 @@
 
 A thin evaluate wrapper: all the work is done by the gecscore library.
 """
-import datasets
 import evaluate
+from gecscore.evaluate_info import gec_metric_info
 from gecscore.metrics.dsgram import dsgram_from_text
 
 _CITATION = """\
@@ -57,15 +57,8 @@ Examples:
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
 class Dsgram(evaluate.Metric):
     def _info(self):
-        return evaluate.MetricInfo(
-            description=_DESCRIPTION,
-            citation=_CITATION,
-            inputs_description=_KWARGS_DESCRIPTION,
-            features=datasets.Features({
-                "sources": datasets.Value("string", id="sequence"),
-                "predictions": datasets.Value("string", id="sequence"),
-                "references": datasets.Sequence(datasets.Value("string", id="sequence"), id="references"),
-            }),
+        return gec_metric_info(
+            _DESCRIPTION, _CITATION, _KWARGS_DESCRIPTION,
             codebase_urls=["https://github.com/jxtse/GEC-Metrics-DSGram"],
         )
 

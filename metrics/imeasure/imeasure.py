@@ -4,8 +4,8 @@ Each reference becomes one annotator: its ERRANT edits against the source are cl
 errors as in the M2 -> XML converter, the annotators' corrections are mixed error by error,
 and the hypothesis is scored on a 3-way token alignment (source, hypothesis, reference).
 """
-import datasets
 import evaluate
+from gecscore.evaluate_info import gec_metric_info
 import gecscore
 from gecscore.metrics.imeasure import DEFAULT_MAX_CANDIDATES
 from gecscore.metrics.imeasure import gold_from_references
@@ -57,15 +57,8 @@ Examples:
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
 class IMeasure(evaluate.Metric):
     def _info(self):
-        return evaluate.MetricInfo(
-            description=_DESCRIPTION,
-            citation=_CITATION,
-            inputs_description=_KWARGS_DESCRIPTION,
-            features=datasets.Features({
-                "sources": datasets.Value("string", id="sequence"),
-                "predictions": datasets.Value("string", id="sequence"),
-                "references": datasets.Sequence(datasets.Value("string", id="sequence"), id="references"),
-            }),
+        return gec_metric_info(
+            _DESCRIPTION, _CITATION, _KWARGS_DESCRIPTION,
             codebase_urls=["https://github.com/mfelice/imeasure"],
             reference_urls=["https://aclanthology.org/N15-1060/"],
         )
