@@ -201,9 +201,9 @@ def test_cli_needs_a_valid_namespace_to_upload(tmp_path, capsys):
     assert not (tmp_path / "cleme2").exists()  # nothing written before the checks pass
 
 
-@pytest.mark.parametrize("name", ["imeasure", "dsgram"])
+@pytest.mark.parametrize("name", ["pt_m2", "imeasure", "dsgram"])
 def test_other_dry_run_folders_load_offline_and_score(name, tmp_path, monkeypatch):
-    """The I-measure and DSGram Space folders load with evaluate offline and score the example."""
+    """The PT-M2, I-measure and DSGram Space folders load with evaluate offline and score the example."""
     import sys
 
     for variable in ("HF_HUB_OFFLINE", "HF_DATASETS_OFFLINE", "HF_EVALUATE_OFFLINE"):
@@ -211,6 +211,13 @@ def test_other_dry_run_folders_load_offline_and_score(name, tmp_path, monkeypatc
     evaluate = pytest.importorskip("evaluate")
     folder = publish.assemble(name, tmp_path)
     metric = evaluate.load(str(folder))
+    if name == "pt_m2":
+        # plain M2 by hand: childs -> children matches the gold; for -> at (gold: in) and the
+        # inserted "again" do not; was -> were is missed: 1 correct, 3 proposed, 3 gold
+        result = metric.compute(**FOUR_LABELS, scorer="none")
+        assert (result["correct"], result["proposed"], result["gold"]) == (1, 3, 3)
+        assert result["score"] == pytest.approx(1 / 3)
+        return
     if name == "imeasure":
         _spacy_or_skip()
         result = metric.compute(**FOUR_LABELS)
