@@ -25,7 +25,7 @@ from typing import Sequence
 from gecscore.extract.maxmatch import MAX_UNCHANGED_WORDS
 from gecscore.io.m2 import M2Sentence
 from gecscore.metrics.chunk_report import signature
-from gecscore.metrics.m2 import (AnnotatorEdits, EditCounts, SentenceChoice, aggregate,
+from gecscore.metrics.m2 import (AnnotatorEdits, EditCounts, M2Result, SentenceChoice, aggregate,
                                  check_hypotheses, gold_annotations, m2_candidates)
 from gecscore.types import Edit, Target, Tokens
 
@@ -52,22 +52,11 @@ class WeightedCandidate:
 
 
 @dataclass
-class PtM2Result:
-    """Scores of one system, each sentence's choice and candidates, and the model work done."""
+class PtM2Result(M2Result):
+    """An :class:`M2Result` plus each sentence's weighted candidates and the model work done."""
 
-    metric: str
-    options: dict[str, str]
-    p: float
-    r: float
-    f: float
-    counts: EditCounts
-    sentences: list[SentenceChoice] = field(repr=False, default_factory=list)
     candidates: list[list[WeightedCandidate]] = field(repr=False, default_factory=list)
     stats: dict[str, int] = field(default_factory=dict)
-
-    @property
-    def score(self) -> float:
-        return self.f
 
 
 def errant_candidates(gold: Sequence[M2Sentence], hypotheses: Sequence[Target]
