@@ -25,7 +25,7 @@ from typing import Sequence
 from gecscore.extract.maxmatch import MAX_UNCHANGED_WORDS
 from gecscore.io.m2 import M2Sentence
 from gecscore.metrics.chunk_report import signature
-from gecscore.metrics.m2 import (AnnotatorEdits, EditCounts, M2Result, SentenceChoice, aggregate,
+from gecscore.metrics.m2 import (AnnotatorEdits, EditCounts, M2Result, aggregate,
                                  check_hypotheses, gold_annotations, m2_candidates)
 from gecscore.types import Edit, Target, Tokens
 
