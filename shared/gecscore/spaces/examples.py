@@ -17,14 +17,14 @@ class Example:
 # One sentence with one chunk of each CLEME2.0 label: "childs" fixed as the reference (TP),
 # "for" fixed differently (FP_ne), "was" left (FN), "again" added (FP_un).
 FOUR_LABELS = Example(
-    "all four labels",
+    "one sentence, every kind of edit",
     "The childs were playing for the park and they was happy .",
     "The children were playing at the park and they was happy again .",
     ("The children were playing in the park and they were happy .",))
 
 # The repository's examples/ files: three sentences, two references.
 THREE_SENTENCES = Example(
-    "3 sentences, 2 references",
+    "three sentences, two references",
     "Do one who suffered from this disease keep it a secret of infrom their relatives ?\n"
     "When we are diagonosed out with certain genetic disease , should we disclose this result "
     "to our relatives ?\nGenetic testing is a very personal decision .",
