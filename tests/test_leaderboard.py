@@ -50,7 +50,7 @@ def test_tiny_leaderboard_end_to_end(tiny, capsys):
                    "--human", str(tiny / "human.tsv"), "--out", str(out), "--bootstrap", "50", "--seed", "7"])
     assert status == 0
     printed = capsys.readouterr()
-    assert "m2-corpus" in printed.err and "not available" in printed.err
+    assert "not available" not in printed.err
     with (out / "scores.csv").open() as handle:
         rows = {row["system"]: row for row in csv.DictReader(handle)}
     # By hand, corpus alphas .45/.35/.15/.05 on totals (TP, FP_ne, FP_un, FN):
@@ -67,7 +67,11 @@ def test_tiny_leaderboard_end_to_end(tiny, capsys):
     # metric 1, .7, .4, .3 vs human 4, 3, 1, 2: r = 1.1 / sqrt(.30 * 5); rho = 1 - 6*2/(4*15) = .8.
     assert corr["pearson"] == pytest.approx(1.1 / math.sqrt(1.5))
     assert corr["spearman"] == pytest.approx(0.8)
-    assert board["unavailable"]["m2-corpus"].startswith("not available")
+    # M2 by hand (gold: one edit per sentence): PERFECT c2 p2 g2 -> 1; HALF c1 p1 g2 ->
+    # 1.25 * 1 / (.25 * 2 + 1) = 5/6; INPUT c0 p0 g2 -> 0; WRONG c0 p1 g2 -> 0.
+    m2 = {"PERFECT": 1.0, "HALF": 5 / 6, "INPUT": 0.0, "WRONG": 0.0}
+    assert {s: float(rows[s]["m2-corpus"]) for s in m2} == pytest.approx(m2)
+    assert not board["unavailable"]
     intervals = board["bootstrap"]["configs"]["cleme2-corpus-dep"]["intervals"]
     assert intervals["PERFECT"] == {"estimate": pytest.approx(1.0), "low": pytest.approx(1.0), "high": pytest.approx(1.0)}
     assert len(board["bootstrap"]["configs"]["cleme2-corpus-dep"]["differences"]) == 6
@@ -90,14 +94,16 @@ def test_parallel_workers_give_the_same_scores(tiny):
         assert one.column(config.name) == two.column(config.name)
 
 
-def test_registry_errors_and_pending():
+def test_registry_errors_and_unavailable():
     configs, unavailable = resolve(["cleme2-corpus-*"])
     assert [c.name for c in configs] == ["cleme2-corpus-dep", "cleme2-corpus-ind"] and not unavailable
     # an exact name is just that configuration (not cleme-corpus-dep-unw as well)
     assert [c.name for c in resolve(["cleme-corpus-dep"])[0]] == ["cleme-corpus-dep"]
     assert len(resolve(["cleme"])[0]) == 8
-    _, unavailable = resolve(["imeasure"])
-    assert unavailable["imeasure"].startswith("not available")
+    assert [c.name for c in resolve(["m2"])[0]] == ["m2-corpus", "m2-sentence"]
+    assert len(resolve(["cleme2-sim-*"])[0]) == 4
+    configs, unavailable = resolve(["dsgram"])  # no judge endpoint configured
+    assert not configs and unavailable["dsgram"].startswith("not available: needs a judge")
     with pytest.raises(GecInputError, match="unknown metric configuration"):
         resolve(["bleu"])
 

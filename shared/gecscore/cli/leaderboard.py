@@ -37,6 +37,14 @@ def register(subparsers) -> None:
                         help="paired bootstrap resamples over sentences (e.g. 1000; default off)")
     parser.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (systems in parallel)")
+    parser.add_argument("--model", metavar="NAME_OR_DIR",
+                        help="BERTScore model of PT-M2, PT-ERRANT and CLEME2.0-sim (default: bert-base-uncased "
+                             "if in the local Hugging Face cache, else the offline all-MiniLM-L6-v2)")
+    parser.add_argument("--judge-base-url", metavar="URL",
+                        help="OpenAI-compatible endpoint of the LLM judge (enables dsgram and cleme2-llm-*)")
+    parser.add_argument("--judge-model", metavar="NAME", help="the judge's model name")
+    parser.add_argument("--judge-cache", metavar="FILE", help="judge answer cache (default: the judge's default)")
+    parser.add_argument("--judge-concurrency", type=int, default=8, help="parallel judge requests (default 8)")
     parser.add_argument("--json", action="store_true", help="print the leaderboard as one JSON object")
     parser.set_defaults(run=run)
 
@@ -48,15 +56,17 @@ def run(args: argparse.Namespace) -> int:
     from gecscore.metaeval.human import load_human, match_lines
     from gecscore.metaeval.leaderboard import discover_systems, run_leaderboard
     from gecscore.metaeval.refsets import load_refset
-    from gecscore.metaeval.registry import REGISTRY, resolve
+    from gecscore.metaeval.registry import REGISTRY, RunOptions, configure, resolve
     from gecscore.metaeval.report import markdown, write_leaderboard
 
+    options = RunOptions(model=args.model, judge_base_url=args.judge_base_url, judge_model=args.judge_model,
+                         judge_cache=args.judge_cache, judge_concurrency=args.judge_concurrency)
+    configure(options)
     if args.list_metrics:
         _, unavailable = resolve(None)
         for config in REGISTRY.values():
-            print(f"{config.name:28} {config.description}")
-        for name, reason in unavailable.items():
-            print(f"{name:28} ({reason})")
+            note = f" ({unavailable[config.name]})" if config.name in unavailable else ""
+            print(f"{config.name:28} {config.description}{note}")
         return 0
     if not args.systems and not args.hyp_m2_dir:
         raise GecInputError("give --systems DIR and/or --hyp-m2-dir DIR")
@@ -75,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
     systems = discover_systems(args.systems, args.hyp_m2_dir, args.only)
     human = load_human(args.human, args.data_dir) if args.human else None
     board = run_leaderboard(refset, systems, args.metrics, human=human, jobs=args.jobs,
-                            bootstrap=args.bootstrap, seed=args.seed)
+                            bootstrap=args.bootstrap, seed=args.seed, options=options)
     for name, reason in board.unavailable.items():
         print(f"{name}: {reason}", file=sys.stderr)
     if args.out:

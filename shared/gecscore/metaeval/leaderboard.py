@@ -22,7 +22,8 @@ from gecscore.metaeval.bootstrap import BootstrapResult, paired_bootstrap
 from gecscore.metaeval.correlation import Correlation, correlate
 from gecscore.metaeval.human import HumanScores
 from gecscore.metaeval.refsets import RefSet
-from gecscore.metaeval.registry import REGISTRY, MetricConfig, ReferenceData, SystemData, SystemScore, resolve
+from gecscore.metaeval.registry import (REGISTRY, MetricConfig, ReferenceData, RunOptions, SystemData, SystemScore,
+                                        configure, resolve)
 
 
 @dataclass(frozen=True)
@@ -92,10 +93,23 @@ def worker_extractor():
     return ErrantExtractor(progress=False)
 
 
-def _init_worker(refset: RefSet, config_names: Sequence[str]) -> None:
-    resolve(config_names)  # registers lazily available families in this process too
+def _init_worker(refset: RefSet, config_names: Sequence[str], options: RunOptions | None = None,
+                 torch_threads: int | None = None) -> None:
+    configure(options or RunOptions())
+    if torch_threads:
+        _limit_torch_threads(torch_threads)
     _WORKER["refs"] = ReferenceData(refset)
     _WORKER["configs"] = list(config_names)
+
+
+def _limit_torch_threads(n: int) -> None:
+    """Share the CPUs between worker processes (torch would take them all in each)."""
+    import importlib.util
+
+    if importlib.util.find_spec("torch") is not None:
+        import torch
+
+        torch.set_num_threads(n)
 
 
 def _score_system(source: SystemSource) -> tuple[str, dict[str, SystemScore], float]:
@@ -107,13 +121,17 @@ def _score_system(source: SystemSource) -> tuple[str, dict[str, SystemScore], fl
 
 
 def score_systems(refset: RefSet, systems: Sequence[SystemSource], config_names: Sequence[str],
-                  jobs: int = 1, progress: bool = True) -> tuple[dict[str, dict[str, SystemScore]], dict[str, float]]:
+                  jobs: int = 1, progress: bool = True, options: RunOptions | None = None
+                  ) -> tuple[dict[str, dict[str, SystemScore]], dict[str, float]]:
     """``{system: {config: SystemScore}}`` and the seconds spent on each system."""
+    import os
+
+    options = options or RunOptions()
     results: dict[str, dict[str, SystemScore]] = {}
     seconds: dict[str, float] = {}
     bar = tqdm(total=len(systems), desc=f"scoring systems on {refset.name}", disable=not progress)
     if jobs <= 1 or len(systems) <= 1:
-        _init_worker(refset, config_names)
+        _init_worker(refset, config_names, options)
         try:
             for source in systems:
                 name, scores, elapsed = _score_system(source)
@@ -123,7 +141,8 @@ def score_systems(refset: RefSet, systems: Sequence[SystemSource], config_names:
             _WORKER.clear()
     else:
         with ProcessPoolExecutor(max_workers=min(jobs, len(systems)), initializer=_init_worker,
-                                 initargs=(refset, list(config_names))) as pool:
+                                 initargs=(refset, list(config_names), options,
+                                           max(1, (os.cpu_count() or 1) // jobs))) as pool:
             futures = [pool.submit(_score_system, source) for source in systems]
             for future in as_completed(futures):
                 name, scores, elapsed = future.result()
@@ -181,18 +200,34 @@ class Leaderboard:
 
 def run_leaderboard(refset: RefSet, systems: Sequence[SystemSource], metrics: Sequence[str] | None = None, *,
                     human: Mapping[str, HumanScores] | None = None, jobs: int = 1, bootstrap: int = 0,
-                    seed: int = 0, confidence: float = 0.95, progress: bool = True) -> Leaderboard:
+                    seed: int = 0, confidence: float = 0.95, progress: bool = True,
+                    options: RunOptions | None = None) -> Leaderboard:
     """Score ``systems`` with the configurations matching ``metrics`` (all available if None);
-    correlate with ``human`` rankings and bootstrap if asked."""
+    correlate with ``human`` rankings and bootstrap if asked. ``options``: the similarity model
+    and judge endpoint of the model-backed configurations (the model is resolved here once)."""
+    from dataclasses import replace
+
+    from gecscore.metaeval.registry import similarity_model
+
+    options = options or RunOptions()
+    configure(options)
     configs, unavailable = resolve(metrics)
+    if any(c.needs == "model" for c in configs) and not options.model:
+        options = replace(options, model=similarity_model(options))
+        configure(options)
     if not configs:
         raise GecInputError("none of the requested metric configurations is available: "
                             + "; ".join(f"{k}: {v}" for k, v in unavailable.items()))
     if not systems:
         raise GecInputError("no systems to score")
     started = time.perf_counter()
-    scores, seconds = score_systems(refset, systems, [c.name for c in configs], jobs, progress)
-    board = Leaderboard(refset.name, dict(refset.options), len(refset), configs, [s.name for s in systems],
+    scores, seconds = score_systems(refset, systems, [c.name for c in configs], jobs, progress, options)
+    run_options = dict(refset.options)
+    if any(c.needs == "model" for c in configs):
+        run_options["similarity_model"] = options.model
+    if any(c.needs == "judge" for c in configs):
+        run_options["judge"] = f"{options.judge_backend}:{options.judge_model}@{options.judge_base_url}"
+    board = Leaderboard(refset.name, run_options, len(refset), configs, [s.name for s in systems],
                         scores, unavailable, seconds)
     if human:
         board.human = dict(human)

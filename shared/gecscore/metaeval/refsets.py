@@ -39,16 +39,21 @@ class RefSetInfo:
     path: str
     n_annotators: int | None = None
     reference_edits: str = "m2"
+    ixml: str | None = None   # the I-measure XML gold of the same sentences
 
 
 REFSETS = {info.name: info for info in (
-    RefSetInfo("conll14", "CoNLL-2014", "conll14/official-2014.combined.m2"),
-    RefSetInfo("conll14-errant", "CoNLL-2014", "conll14/conll14.errant.m2"),
-    RefSetInfo("bn10gec", "BN-10GEC", "conll14/refsets/BN.m2", 10, "errant"),
-    RefSetInfo("e-minimal", "E-Minimal", "conll14/refsets/EXPMIN.m2", 2, "errant"),
-    RefSetInfo("e-fluency", "E-Fluency", "conll14/refsets/EXPFLUENCY.m2", 2, "errant"),
-    RefSetInfo("ne-minimal", "NE-Minimal", "conll14/refsets/TURKMIN.m2", 2, "errant"),
-    RefSetInfo("ne-fluency", "NE-Fluency", "conll14/refsets/TURKFLUENCY.m2", 2, "errant"),
+    RefSetInfo("conll14", "CoNLL-2014", "conll14/official-2014.combined.m2", ixml="conll14/refsets/NUCLE.m2.ieval.xml"),
+    RefSetInfo("conll14-errant", "CoNLL-2014", "conll14/conll14.errant.m2", ixml="conll14/refsets/NUCLE.m2.ieval.xml"),
+    RefSetInfo("bn10gec", "BN-10GEC", "conll14/refsets/BN.m2", 10, "errant", "conll14/refsets/BN.m2.ieval.xml"),
+    RefSetInfo("e-minimal", "E-Minimal", "conll14/refsets/EXPMIN.m2", 2, "errant",
+               "conll14/refsets/EXPMIN.m2.ieval.xml"),
+    RefSetInfo("e-fluency", "E-Fluency", "conll14/refsets/EXPFLUENCY.m2", 2, "errant",
+               "conll14/refsets/EXPFLUENCY.m2.ieval.xml"),
+    RefSetInfo("ne-minimal", "NE-Minimal", "conll14/refsets/TURKMIN.m2", 2, "errant",
+               "conll14/refsets/TURKMIN.m2.ieval.xml"),
+    RefSetInfo("ne-fluency", "NE-Fluency", "conll14/refsets/TURKFLUENCY.m2", 2, "errant",
+               "conll14/refsets/TURKFLUENCY.m2.ieval.xml"),
 )}
 # The six columns of the CLEME2.0 paper's Table 1, in order (CoNLL-2014 = the ERRANT gold).
 PAPER_REFSETS = ("conll14-errant", "bn10gec", "e-minimal", "e-fluency", "ne-minimal", "ne-fluency")
@@ -72,6 +77,8 @@ class RefSet:
     sentences: tuple[M2Sentence, ...]
     options: dict[str, str] = field(default_factory=dict)
     notes: tuple[str, ...] = ()
+    ixml_path: Path | None = None             # I-measure XML gold of the full set, if any
+    indices: tuple[int, ...] | None = None    # positions in the full set after subset()
 
     def __len__(self) -> int:
         return len(self.sentences)
@@ -93,8 +100,10 @@ class RefSet:
 
     def subset(self, indices: Sequence[int], name: str | None = None) -> "RefSet":
         """The sentences at ``indices`` (e.g. the SEEDA subset of CoNLL-2014)."""
+        full = self.indices if self.indices is not None else range(len(self.sentences))
         return replace(self, name=name or f"{self.name}[{len(indices)}]",
-                       sentences=tuple(self.sentences[i] for i in indices))
+                       sentences=tuple(self.sentences[i] for i in indices),
+                       indices=tuple(full[i] for i in indices))
 
     def count_unchanged(self) -> int:
         return sum(1 for s in self.sentences for edits in s.annotations.values() if not edits)
@@ -149,8 +158,12 @@ def load_refset(name_or_path: str | Path, data_dir: str | Path | None = None, *,
     if reference_edits not in REFERENCE_EDITS:
         raise GecInputError(f"unknown reference_edits {reference_edits!r}; expected m2 or errant")
     notes: list[str] = []
+    ixml_path = None
     if info is not None:
-        path = (data_root(data_dir) / info.path).resolve()
+        root = data_root(data_dir)
+        path = (root / info.path).resolve()
+        if info.ixml and (root / info.ixml).is_file():
+            ixml_path = (root / info.ixml).resolve()
         sentences, notes = read_m2_lenient(path)
         name = info.name
     else:
@@ -173,4 +186,4 @@ def load_refset(name_or_path: str | Path, data_dir: str | Path | None = None, *,
     options = {"refset": name, "reference_edits": reference_edits,
                "fill_missing_annotators": str(bool(fill_missing_annotators)).lower(),
                "exclude_unchanged_refs": str(bool(exclude_unchanged_refs)).lower()}
-    return RefSet(name, tuple(sentences), options, tuple(notes))
+    return RefSet(name, tuple(sentences), options, tuple(notes), ixml_path)

