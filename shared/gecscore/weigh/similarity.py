@@ -45,6 +45,15 @@ def local_minilm_dir() -> str | None:
     return path if os.path.isdir(path) else None
 
 
+def model_label(model: str) -> str:
+    """How a model appears in a signature: a Hub name as it is, a local directory by its last
+    two path components (the rest is machine-specific)."""
+    if not os.path.isdir(model):
+        return model
+    parts = os.path.normpath(os.path.abspath(model)).split(os.sep)
+    return "/".join(parts[-2:])
+
+
 def clear_cache() -> None:
     _CACHE.clear()
 
