@@ -3,6 +3,8 @@ request bodies, cache and resumption, retries with backoff, timeouts, failure co
 concurrency bounds, batching and chat templates."""
 from __future__ import annotations
 
+import os
+
 import sqlite3
 import threading
 import time
@@ -251,3 +253,37 @@ def test_chat_template_is_used_and_system_turns_are_merged_when_refused(tiny):
         assert isinstance(plain.complete(ask_one("the edit", sampling=Sampling(0.6, 0.7, 3))), str)
     finally:
         tokenizer.chat_template = None
+
+
+
+
+def _open_cache_and_write(path: str, barrier, results) -> None:
+    from gecscore.judge.cache import JudgeCache
+    from gecscore.judge.types import JudgeRequest, Sampling
+
+    barrier.wait()
+    try:
+        with JudgeCache(path) as cache:
+            cache.put(f"key-{os.getpid()}", "b", "m", JudgeRequest.of((("user", "hi"),), Sampling()), "x")
+        results.put("ok")
+    except Exception as error:  # reported to the parent, which asserts on it
+        results.put(repr(error))
+
+
+def test_cache_opened_by_several_processes_at_once(tmp_path):
+    """Leaderboard workers open one new cache file together. Before the fix, switching a new
+    file to WAL raced and SQLite said "database is locked" (4 of 15 rounds of 8 processes)."""
+    import multiprocessing
+
+    context = multiprocessing.get_context("fork")
+    for round_ in range(15):
+        path = str(tmp_path / f"cache{round_}.sqlite")
+        barrier, results = context.Barrier(8), context.Queue()
+        workers = [context.Process(target=_open_cache_and_write, args=(path, barrier, results))
+                   for _ in range(8)]
+        for worker in workers:
+            worker.start()
+        outcomes = [results.get(timeout=60) for _ in workers]
+        for worker in workers:
+            worker.join(timeout=60)
+        assert outcomes == ["ok"] * 8

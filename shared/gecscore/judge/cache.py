@@ -37,10 +37,25 @@ class JudgeCache:
         self._lock = threading.Lock()
         self._db = sqlite3.connect(self.path, check_same_thread=False, timeout=30)
         with self._lock:
-            if self.path != ":memory:":
-                self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute(_SCHEMA)
-            self._db.commit()
+            self._initialise()
+
+    def _initialise(self, attempts: int = 60) -> None:
+        """WAL mode and the table. Several processes opening a new cache at once (leaderboard
+        workers) race for the exclusive lock that switching to WAL takes, and SQLite reports
+        "database is locked" at once instead of waiting: retry, boundedly."""
+        for attempt in range(attempts):
+            try:
+                if self.path != ":memory:":
+                    mode = self._db.execute("PRAGMA journal_mode").fetchone()[0]
+                    if mode.lower() != "wal":
+                        self._db.execute("PRAGMA journal_mode=WAL")
+                self._db.execute(_SCHEMA)
+                self._db.commit()
+                return
+            except sqlite3.OperationalError as error:
+                if "locked" not in str(error) or attempt == attempts - 1:
+                    raise
+                time.sleep(0.05 * (1 + attempt % 5))
 
     def get(self, key: str) -> str | None:
         with self._lock:
