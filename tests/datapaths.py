@@ -9,6 +9,7 @@ import pytest
 REPO = Path(__file__).resolve().parent.parent
 GEC_DATA = Path(os.environ.get("GEC_DATA", REPO.parent / "shared" / "data"))
 CONLL14 = GEC_DATA / "conll14"
+EXAMPLES = REPO / "examples"
 
 
 def require(path: Path) -> Path:
@@ -16,3 +17,11 @@ def require(path: Path) -> Path:
     if not path.exists():
         pytest.skip(f"evaluation data not found at {path} (set GEC_DATA)")
     return path
+
+
+def example_corpus() -> tuple[list[str], list[str], list[list[str]]]:
+    """The bundled examples/: sources, hypotheses and two references per sentence."""
+    read = lambda name: (EXAMPLES / name).read_text(encoding="utf-8").splitlines()
+    sources, hyps = read("source.txt"), read("hypothesis.txt")
+    refs = [list(pair) for pair in zip(read("reference0.txt"), read("reference1.txt"))]
+    return sources, hyps, refs

@@ -10,17 +10,9 @@ evaluate = pytest.importorskip("evaluate")
 
 from gecscore.api import cleme2_from_text
 
-from datapaths import REPO
+from datapaths import REPO, example_corpus
 
 MODULE = str(REPO / "metrics" / "cleme2")
-EXAMPLES = REPO / "examples"
-
-
-def example_corpus():
-    read = lambda name: (EXAMPLES / name).read_text(encoding="utf-8").splitlines()
-    sources, hyps = read("source.txt"), read("hypothesis.txt")
-    refs = [list(pair) for pair in zip(read("reference0.txt"), read("reference1.txt"))]
-    return sources, hyps, refs
 
 
 @pytest.fixture(autouse=True)

@@ -10,7 +10,7 @@ import pytest
 
 from gecscore.cli import main
 
-from datapaths import REPO
+from datapaths import REPO, example_corpus
 
 EX = REPO / "examples"
 TEXT_INPUTS = ["--src", str(EX / "source.txt"), "--hyp", str(EX / "hypothesis.txt"),
@@ -45,11 +45,7 @@ def test_cleme2_json_contract_from_text(capsys, tmp_path):
 def test_cleme_json_contract_and_m2_inputs(capsys, tmp_path):
     from gecscore.io.m2 import format_m2
     from gecscore.corpus import samples_from_text
-    sources = (EX / "source.txt").read_text().splitlines()
-    hyps = (EX / "hypothesis.txt").read_text().splitlines()
-    refs = [list(p) for p in zip((EX / "reference0.txt").read_text().splitlines(),
-                                 (EX / "reference1.txt").read_text().splitlines())]
-    samples = samples_from_text(sources, hyps, refs)
+    samples = samples_from_text(*example_corpus())
     gold, hyp = tmp_path / "gold.m2", tmp_path / "hyp.m2"
     gold.write_text("\n".join(format_m2(s.source, s.references) for s in samples))
     hyp.write_text("\n".join(format_m2(s.source, [s.hypothesis]) for s in samples))
