@@ -132,4 +132,4 @@ class ChunkPartition:
 
     def hypothesis_lengths(self) -> tuple[int, ...]:
         """``Chunk.length`` of each hypothesis chunk (what length weighting reads)."""
-        return tuple(max(len(c.source), len(c.target)) for c in self.hypothesis)
+        return tuple(chunk.length for chunk in self.hypothesis)

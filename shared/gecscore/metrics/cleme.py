@@ -90,8 +90,8 @@ def score_cleme(samples: Sequence[Sample], *, level: str = "corpus", assumption:
     chunks = label_corpus(samples, assumption=assumption, level=level, weighting=weighting,
                           partitions=partitions, weigher=weigher)
     options = {"level": level, "assumption": assumption, "weighting": weighting}
-    if weigher is not None and weigher_signature(weigher):
-        options["weights"] = weigher_signature(weigher)
+    if signature := weigher_signature(weigher):
+        options["weights"] = signature
     if beta != 0.5:
         options["beta"] = f"{beta:g}"
     if level == "corpus":

@@ -62,8 +62,8 @@ def score_cleme2(samples: Sequence[Sample], *, level: str = "corpus", assumption
                           partitions=partitions, weigher=weigher)
     options = {"level": level, "assumption": assumption, "weighting": weighting,
                "alpha": ",".join(f"{a:g}" for a in alphas)}
-    if weigher is not None and weigher_signature(weigher):
-        options["weights"] = weigher_signature(weigher)
+    if signature := weigher_signature(weigher):
+        options["weights"] = signature
     if level == "corpus":
         def key(totals: ChunkCounts, counts: ChunkCounts):
             return (disentangled_scores(totals + counts, alphas)["score"], *tie_break(counts))

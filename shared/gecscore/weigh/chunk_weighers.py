@@ -34,6 +34,6 @@ def build_chunk_weigher(weighting: str, *, model: str | None = None, num_layers:
 
 
 def weigher_signature(weigher) -> str | None:
-    """What the weigher adds to a metric signature (model, layer or judge), if anything."""
+    """What the weigher (or None) adds to a metric signature (model, layer or judge), if anything."""
     signature = getattr(weigher, "signature", None)
     return signature() if callable(signature) else signature
