@@ -189,3 +189,28 @@ def test_cli_cleme2_llm_weighting_against_the_test_server(tmp_path, capsys):
     assert (result["tp"], result["fp_ne"], result["fp_un"], result["fn"]) == (5, 4, 4, 2)
     assert result["hit"] == pytest.approx(5 / 11)
     assert "weighting:llm" in result["signature"] and "judge:openai:judge-m" in result["signature"]
+
+
+def test_evaluate_module_llm_weighting_scales_counts(tmp_path, monkeypatch):
+    """The cleme2 evaluate module with weighting="llm": every edit rated 3 triples each
+    non-TN count, so the ratios equal the unweighted ones."""
+    import evaluate
+
+    from datapaths import REPO, example_corpus
+
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    sources, hyps, refs = example_corpus()
+    metric = evaluate.load(str(REPO / "metrics" / "cleme2"))
+    plain = metric.compute(sources=sources, predictions=hyps, references=refs)
+
+    from collections import defaultdict
+
+    ratings = Ratings(defaultdict(lambda: ["3"]))
+    with JudgeServer(ratings) as server:
+        weighted = metric.compute(sources=sources, predictions=hyps, references=refs, weighting="llm",
+                                  base_url=server.base_url, model="m", cache=str(tmp_path / "c.sqlite"))
+    for key in ("tp", "fp_ne", "fp_un", "fn"):
+        assert weighted[key] == 3 * plain[key]
+    for key in ("hit", "wrong", "under", "over", "score"):
+        assert weighted[key] == pytest.approx(plain[key])
+    assert weighted["tn"] == plain["tn"] and set(ratings.asked.values()) == {1}

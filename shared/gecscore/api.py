@@ -17,12 +17,6 @@ from gecscore.metrics.cleme2 import score_cleme2
 from gecscore.weigh.chunk_weighers import build_chunk_weigher
 
 
-def build_judge(**options):
-    from gecscore.judge.factory import build_judge as build
-
-    return build(**options)
-
-
 @lru_cache(maxsize=1)
 def shared_extractor() -> ErrantExtractor:
     """One ERRANT extractor per process, so repeated calls reuse its parse cache."""
@@ -47,12 +41,12 @@ def chunk_weigher(weighting: str, model_options: dict | None):
     options = dict(model_options or {})
     judge = None
     if weighting == "llm":
+        from gecscore.judge.factory import build_judge
+
         judge_keys = ("backend", "base_url", "api_key_env", "cache", "no_cache", "concurrency", "timeout")
-        judge_options = {k: options.pop(k) for k in judge_keys if k in options}
-        judge_options.update({k: options[k] for k in ("device",) if k in options})
-        if options.get("batch_size"):
-            judge_options["batch_size"] = options["batch_size"]
-        judge = build_judge(model=options.get("model"), progress=False, **judge_options)
+        judge = build_judge(model=options.get("model"), device=options.get("device"),
+                            batch_size=options.get("batch_size") or 8, progress=False,
+                            **{k: options[k] for k in judge_keys if k in options})
     return build_chunk_weigher(weighting, model=options.get("model"), num_layers=options.get("num_layers"),
                                batch_size=options.get("batch_size"), device=options.get("device"),
                                judge=judge, progress=False)
