@@ -64,6 +64,23 @@ def _check(systems: Sequence[str], scores: Mapping[str, float], what: str) -> No
         raise GecInputError(f"correlation needs at least 3 systems, got {len(systems)}")
 
 
+def _fits(systems: Sequence[str], changed: np.ndarray, others: Sequence[np.ndarray],
+          published: Sequence[float], grid: np.ndarray) -> list[ScoreChangeFit]:
+    """For each position of ``changed``, the grid offset whose (r, rho) against each of
+    ``others`` come closest (max abs) to ``published``; best fit first."""
+    target = np.array(published, dtype=float)
+    fits = []
+    for index, system in enumerate(systems):
+        x = np.repeat(changed[None, :], len(grid), axis=0)
+        x[:, index] += grid
+        values = np.stack([c for y in others for c in _row_correlations(x, y)], axis=1)
+        errors = np.nanmax(np.abs(values - target), axis=1)
+        best = int(np.nanargmin(errors))
+        fits.append(ScoreChangeFit(system, float(grid[best]), tuple(float(v) for v in values[best]),
+                                   float(errors[best])))
+    return sorted(fits, key=lambda f: (f.residual, abs(f.delta)))
+
+
 def system_score_fits(scores: Mapping[str, float], humans: Sequence[HumanScores],
                       published: Sequence[tuple[float, float]], *, span: float = 0.1,
                       step: float = 0.0005) -> list[ScoreChangeFit]:
@@ -73,23 +90,9 @@ def system_score_fits(scores: Mapping[str, float], humans: Sequence[HumanScores]
         raise GecInputError(f"{len(humans)} human rankings but {len(published)} published pairs")
     systems = list(humans[0].systems)
     _check(systems, scores, "metric score")
-    base = np.array([scores[s] for s in systems], dtype=float)
-    grid = _grid(span, step)
-    target = np.array([v for pair in published for v in pair])
-    fits = []
-    for index, system in enumerate(systems):
-        x = np.repeat(base[None, :], len(grid), axis=0)
-        x[:, index] += grid
-        columns = []
-        for human in humans:
-            y = np.array([human.scores[s] for s in systems], dtype=float)
-            columns += list(_row_correlations(x, y))
-        values = np.stack(columns, axis=1)
-        errors = np.nanmax(np.abs(values - target), axis=1)
-        best = int(np.nanargmin(errors))
-        fits.append(ScoreChangeFit(system, float(grid[best]), tuple(float(v) for v in values[best]),
-                                   float(errors[best])))
-    return sorted(fits, key=lambda f: (f.residual, abs(f.delta)))
+    others = [np.array([human.scores[s] for s in systems], dtype=float) for human in humans]
+    return _fits(systems, np.array([scores[s] for s in systems], dtype=float), others,
+                 [v for pair in published for v in pair], _grid(span, step))
 
 
 def human_score_fits(metric_scores: Mapping[str, Mapping[str, float]], human: HumanScores,
@@ -104,20 +107,7 @@ def human_score_fits(metric_scores: Mapping[str, Mapping[str, float]], human: Hu
         if config not in metric_scores:
             raise GecInputError(f"no scores for configuration {config!r}")
         _check(systems, metric_scores[config], f"{config} score")
-    base = np.array([human.scores[s] for s in systems], dtype=float)
-    grid = _grid(span, step)
-    target = np.array([v for c in configs for v in published[c]])
-    fits = []
-    for index, system in enumerate(systems):
-        y = np.repeat(base[None, :], len(grid), axis=0)
-        y[:, index] += grid
-        columns = []
-        for config in configs:
-            x = np.array([metric_scores[config][s] for s in systems], dtype=float)
-            columns += list(_row_correlations(y, x))  # correlation is symmetric
-        values = np.stack(columns, axis=1)
-        errors = np.nanmax(np.abs(values - target), axis=1)
-        best = int(np.nanargmin(errors))
-        fits.append(ScoreChangeFit(system, float(grid[best]), tuple(float(v) for v in values[best]),
-                                   float(errors[best])))
-    return sorted(fits, key=lambda f: (f.residual, abs(f.delta)))
+    others = [np.array([metric_scores[c][s] for s in systems], dtype=float) for c in configs]
+    # correlation is symmetric: the human side is the one that changes here
+    return _fits(systems, np.array([human.scores[s] for s in systems], dtype=float), others,
+                 [v for c in configs for v in published[c]], _grid(span, step))
