@@ -52,3 +52,29 @@ def test_bad_input_is_refused():
         system_score_fits({"A": 1, "B": 2, "C": 3}, [HUMAN], [(1, 1)])
     with pytest.raises(GecInputError, match="configuration 'm3'"):
         human_score_fits({"m1": {"A": 1, "B": 2, "C": 3, "D": 4}}, HUMAN, {"m3": (1, 1)})
+
+
+def test_real_seeda_m2_gap_is_one_system():
+    """docs/reproduction.md's SEEDA finding, on the cheapest row: SentM2 matches Table 2 exactly,
+    and corpus M2 matches it within rounding once LM-Critic's score alone is raised ~0.02."""
+    from datapaths import GEC_DATA, require
+
+    from gecscore.io.text import read_lines
+    from gecscore.metaeval.human import load_human, match_lines
+    from gecscore.metaeval.leaderboard import discover_systems, run_leaderboard
+    from gecscore.metaeval.refsets import load_refset
+
+    subset = require(GEC_DATA / "seeda" / "outputs" / "subset")
+    refset = load_refset("conll14", GEC_DATA)
+    refset = refset.subset(match_lines(read_lines(subset / "INPUT.txt"), refset.sources))
+    human = load_human("seeda-base", GEC_DATA)
+    base = sorted(human["seeda-S-TS"].systems)
+    board = run_leaderboard(refset, discover_systems(subset, only=base), ["m2-corpus", "m2-sentence"],
+                            human=human, progress=False).as_dict()
+    rankings = [human["seeda-S-TS"], human["seeda-E-TS"]]
+    sentence = [board["correlations"]["m2-sentence"][h.name][k] for h in rankings for k in ("pearson", "spearman")]
+    assert sentence == pytest.approx([0.802, 0.692, 0.887, 0.846], abs=0.0005)
+    corpus = {s: board["systems"][s]["m2-corpus"]["score"] for s in base}
+    fits = system_score_fits(corpus, rankings, [(0.658, 0.487), (0.791, 0.764)])
+    assert fits[0].system == "LM-Critic"
+    assert 0.015 <= fits[0].delta <= 0.025 and fits[0].residual <= 0.0055
