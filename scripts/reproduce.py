@@ -371,7 +371,11 @@ def seeda_fit_lines(results: dict[str, dict]) -> list[str]:
     from gecscore.metaeval.registry import REGISTRY
     from gecscore.metaeval.sensitivity import human_score_fits, system_score_fits
 
-    rows, by_ranking = [], {h: ({}, {}, {}) for h in SEEDA}  # human -> (metric scores, published, humans)
+    rows = []
+    rankings: dict[str, HumanScores] = {}
+    # per human ranking: config -> system scores, and config -> published (r, rho)
+    metric_scores: dict[str, dict] = {h: {} for h in SEEDA}
+    targets: dict[str, dict] = {h: {} for h in SEEDA}
     for e in expectations():
         board = (results.get(e.run) or {}).get("board") or {}
         if not e.run.startswith("seeda") or e.config not in board.get("correlations", {}):
@@ -387,8 +391,9 @@ def seeda_fit_lines(results: dict[str, dict]) -> list[str]:
                     f"{runner_up.system} {runner_up.residual:.3f} |")
         if REGISTRY[e.config].needs != "model" and not e.config.startswith("errant"):
             for human in humans:
-                metric_scores, targets, ranking = by_ranking[human.name]
-                metric_scores[e.config], targets[e.config], ranking["human"] = scores, e.values[human.name], human
+                rankings[human.name] = human
+                metric_scores[human.name][e.config] = scores
+                targets[human.name][e.config] = e.values[human.name]
     if not rows:
         return []
     lines = ["### What single change would close the SEEDA gaps", "",
@@ -400,11 +405,10 @@ def seeda_fit_lines(results: dict[str, dict]) -> list[str]:
              "| config | gap | best single system, delta | cells after the change | left | runner-up, left |",
              "|---|---|---|---|---|---|", *rows, ""]
     human_rows = []
-    for name, (metric_scores, targets, ranking) in by_ranking.items():
-        if metric_scores:
-            fits = human_score_fits(metric_scores, ranking["human"], targets)
-            human_rows.append(f"| {name} | {len(targets)} | {fits[0].system} {fits[0].delta:+.3f} | "
-                              f"{fits[0].residual:.3f} |")
+    for name, human in rankings.items():
+        fits = human_score_fits(metric_scores[name], human, targets[name])
+        human_rows.append(f"| {name} | {len(targets[name])} | {fits[0].system} {fits[0].delta:+.3f} | "
+                          f"{fits[0].residual:.3f} |")
     if human_rows:
         lines += ["The other candidate, one human score that differs from the published run's: a human ranking is "
                   "shared by every metric, so one change must fit every row at once (M2, SentM2, CLEME and "
