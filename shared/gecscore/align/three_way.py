@@ -41,115 +41,133 @@ MOVES = ((1, 1, 1), (1, 1, 0), (1, 0, 1), (0, 1, 1), (1, 0, 0), (0, 1, 0), (0, 0
 
 
 @_njit(cache=True)
-def _fill3(a, b, c):  # pragma: no cover - compiled
-    n1, n2, n3 = a.shape[0], b.shape[0], c.shape[0]
-    back = np.empty((n1 + 1, n2 + 1, n3 + 1), dtype=np.uint8)
-    prev = np.empty((n2 + 1, n3 + 1), dtype=np.int32)
-    cur = np.empty((n2 + 1, n3 + 1), dtype=np.int32)
+def _pair_costs(a, b):  # pragma: no cover - compiled
+    """Match/mismatch cost of source token i-1 against hypothesis token j-1 at [i, j]."""
+    n1, n2 = a.shape[0], b.shape[0]
+    cij = np.zeros((n1 + 1, n2 + 1), dtype=np.int32)
+    for i in range(1, n1 + 1):
+        for j in range(1, n2 + 1):
+            cij[i, j] = MATCH if a[i - 1] == b[j - 1] else MISMATCH
+    return cij
+
+
+@_njit(cache=True)
+def _fill_plane0(cij, cur, bk):  # pragma: no cover - compiled
+    """Plane k = 0 (no reference token): moves (s,h,-), (s,-,-), (-,h,-)."""
     g2 = 2 * GAP
-    # pair costs between hypothesis and reference tokens
-    cjk_all = np.empty((n2 + 1, n3 + 1), dtype=np.int32)
-    for j in range(1, n2 + 1):
-        for k in range(1, n3 + 1):
-            cjk_all[j, k] = MATCH if b[j - 1] == c[k - 1] else MISMATCH
-    for i in range(n1 + 1):
-        for j in range(n2 + 1):
-            cij = 0
-            if i > 0 and j > 0:
-                cij = MATCH if a[i - 1] == b[j - 1] else MISMATCH
-            # k = 0: only moves that leave the reference alone
+    cur[0, 0] = 0
+    bk[0, 0] = 7
+    for i in range(cij.shape[0]):
+        for j in range(cij.shape[1]):
             if i == 0 and j == 0:
-                cur[0, 0] = 0
-                back[0, 0, 0] = 7
-            else:
-                best = 1 << 30
-                move = 7
-                if i > 0 and j > 0:
-                    best = prev[j - 1, 0] + cij + g2
-                    move = 1
-                if i > 0:
-                    v = prev[j, 0] + g2
-                    if v < best:
-                        best = v
-                        move = 4
-                if j > 0:
-                    v = cur[j - 1, 0] + g2
-                    if v < best:
-                        best = v
-                        move = 5
-                cur[j, 0] = best
-                back[i, j, 0] = move
+                continue
+            best = 1 << 30
+            move = 7
             if i > 0 and j > 0:
-                ai = a[i - 1]
-                for k in range(1, n3 + 1):
-                    cik = MATCH if ai == c[k - 1] else MISMATCH
-                    cjk = cjk_all[j, k]
-                    best = prev[j - 1, k - 1] + cij + cik + cjk
-                    move = 0
-                    v = prev[j - 1, k] + cij + g2
-                    if v < best:
-                        best = v
-                        move = 1
-                    v = prev[j, k - 1] + cik + g2
-                    if v < best:
-                        best = v
-                        move = 2
-                    v = cur[j - 1, k - 1] + cjk + g2
-                    if v < best:
-                        best = v
-                        move = 3
-                    v = prev[j, k] + g2
-                    if v < best:
-                        best = v
-                        move = 4
-                    v = cur[j - 1, k] + g2
-                    if v < best:
-                        best = v
-                        move = 5
-                    v = cur[j, k - 1] + g2
-                    if v < best:
-                        best = v
-                        move = 6
-                    cur[j, k] = best
-                    back[i, j, k] = move
-            elif i > 0:  # j == 0: moves (s,-,r), (s,-,-), (-,-,r)
-                ai = a[i - 1]
-                for k in range(1, n3 + 1):
-                    cik = MATCH if ai == c[k - 1] else MISMATCH
-                    best = prev[0, k - 1] + cik + g2
-                    move = 2
-                    v = prev[0, k] + g2
-                    if v < best:
-                        best = v
-                        move = 4
-                    v = cur[0, k - 1] + g2
-                    if v < best:
-                        best = v
-                        move = 6
-                    cur[0, k] = best
-                    back[i, 0, k] = move
-            elif j > 0:  # i == 0: moves (-,h,r), (-,h,-), (-,-,r)
-                for k in range(1, n3 + 1):
-                    best = cur[j - 1, k - 1] + cjk_all[j, k] + g2
-                    move = 3
-                    v = cur[j - 1, k] + g2
-                    if v < best:
-                        best = v
-                        move = 5
-                    v = cur[j, k - 1] + g2
-                    if v < best:
-                        best = v
-                        move = 6
-                    cur[j, k] = best
-                    back[0, j, k] = move
-            else:  # i == j == 0: only (-,-,r)
-                for k in range(1, n3 + 1):
-                    cur[0, k] = cur[0, k - 1] + g2
-                    back[0, 0, k] = 6
+                best = cur[i - 1, j - 1] + cij[i, j] + g2
+                move = 1
+            if i > 0:
+                v = cur[i - 1, j] + g2
+                if v < best:
+                    best = v
+                    move = 4
+            if j > 0:
+                v = cur[i, j - 1] + g2
+                if v < best:
+                    best = v
+                    move = 5
+            cur[i, j] = best
+            bk[i, j] = move
+
+
+@_njit(cache=True)
+def _fill_plane(a, b, cij, ck, prev, cur, bk):  # pragma: no cover - compiled
+    """Plane k >= 1 (reference token ``ck``) of the 3-way programme, reference outermost:
+    costs ``cur`` and back-pointers ``bk`` from the costs ``prev`` of plane k - 1. The
+    back-pointer is the first move, in the order of MOVES, that reaches the minimum."""
+    n1, n2 = a.shape[0], b.shape[0]
+    g2 = 2 * GAP
+    # i == 0: moves (-,h,r), (-,h,-), (-,-,r)
+    cur[0, 0] = prev[0, 0] + g2
+    bk[0, 0] = 6
+    for j in range(1, n2 + 1):
+        cjk = MATCH if b[j - 1] == ck else MISMATCH
+        best = prev[0, j - 1] + cjk + g2
+        move = 3
+        v = cur[0, j - 1] + g2
+        if v < best:
+            best = v
+            move = 5
+        v = prev[0, j] + g2
+        if v < best:
+            best = v
+            move = 6
+        cur[0, j] = best
+        bk[0, j] = move
+    for i in range(1, n1 + 1):
+        cik = MATCH if a[i - 1] == ck else MISMATCH
+        # j == 0: moves (s,-,r), (s,-,-), (-,-,r)
+        best = prev[i - 1, 0] + cik + g2
+        move = 2
+        v = cur[i - 1, 0] + g2
+        if v < best:
+            best = v
+            move = 4
+        v = prev[i, 0] + g2
+        if v < best:
+            best = v
+            move = 6
+        cur[i, 0] = best
+        bk[i, 0] = move
+        for j in range(1, n2 + 1):
+            cjk = MATCH if b[j - 1] == ck else MISMATCH
+            c_ij = cij[i, j]
+            best = prev[i - 1, j - 1] + c_ij + cik + cjk
+            move = 0
+            v = cur[i - 1, j - 1] + c_ij + g2
+            if v < best:
+                best = v
+                move = 1
+            v = prev[i - 1, j] + cik + g2
+            if v < best:
+                best = v
+                move = 2
+            v = prev[i, j - 1] + cjk + g2
+            if v < best:
+                best = v
+                move = 3
+            v = cur[i - 1, j] + g2
+            if v < best:
+                best = v
+                move = 4
+            v = cur[i, j - 1] + g2
+            if v < best:
+                best = v
+                move = 5
+            v = prev[i, j] + g2
+            if v < best:
+                best = v
+                move = 6
+            cur[i, j] = best
+            bk[i, j] = move
+
+
+@_njit(cache=True)
+def _fill3(a, b, c):  # pragma: no cover - compiled
+    """Back-pointers ``back[k, i, j]`` of the whole programme and its optimal cost, keeping
+    two planes of costs."""
+    n1, n2, n3 = a.shape[0], b.shape[0], c.shape[0]
+    back = np.empty((n3 + 1, n1 + 1, n2 + 1), dtype=np.uint8)
+    prev = np.empty((n1 + 1, n2 + 1), dtype=np.int32)
+    cur = np.empty((n1 + 1, n2 + 1), dtype=np.int32)
+    cij = _pair_costs(a, b)
+    _fill_plane0(cij, prev, back[0])
+    for k in range(1, n3 + 1):
+        _fill_plane(a, b, cij, c[k - 1], prev, cur, back[k])
         tmp = prev
         prev = cur
         cur = tmp
-    return back, prev[n2, n3]
+    return back, prev[n1, n2]
 
 
 @_njit(cache=True)
@@ -158,7 +176,7 @@ def _trace3(back, n1, n2, n3):  # pragma: no cover - compiled
     n = 0
     i, j, k = n1, n2, n3
     while i > 0 or j > 0 or k > 0:
-        m = back[i, j, k]
+        m = back[k, i, j]
         moves[n] = m
         n += 1
         if m == 0 or m == 1 or m == 2 or m == 4:
@@ -321,6 +339,22 @@ def _count_column(s, h, r, out):  # pragma: no cover - compiled
 
 
 @_njit(cache=True)
+def _count_moves(a, b, c, moves, out):  # pragma: no cover - compiled
+    """Add the WAS counts of the columns that ``moves`` (from :func:`_trace3`) build."""
+    i = 0
+    j = 0
+    k = 0
+    for m in moves:
+        di = m == 0 or m == 1 or m == 2 or m == 4
+        dj = m == 0 or m == 1 or m == 3 or m == 5
+        dk = m == 0 or m == 2 or m == 3 or m == 6
+        _count_column(a[i] if di else -1, b[j] if dj else -1, c[k] if dk else -1, out)
+        i += di
+        j += dj
+        k += dk
+
+
+@_njit(cache=True)
 def _was_counts(a, b, c):  # pragma: no cover - compiled
     out = np.zeros(9, dtype=np.int64)
     n1, n2, n3 = a.shape[0], b.shape[0], c.shape[0]
@@ -351,18 +385,7 @@ def _was_counts(a, b, c):  # pragma: no cover - compiled
     while suffix < min(n1, min(n2, n3)) and a[n1 - 1 - suffix] == b[n2 - 1 - suffix] and a[n1 - 1 - suffix] == c[n3 - 1 - suffix]:
         suffix += 1
     back, _ = _fill3(a[:n1 - suffix], b[:n2 - suffix], c[:n3 - suffix])
-    moves = _trace3(back, n1 - suffix, n2 - suffix, n3 - suffix)
-    i = 0
-    j = 0
-    k = 0
-    for m in moves:
-        di = m == 0 or m == 1 or m == 2 or m == 4
-        dj = m == 0 or m == 1 or m == 3 or m == 5
-        dk = m == 0 or m == 2 or m == 3 or m == 6
-        _count_column(a[i] if di else -1, b[j] if dj else -1, c[k] if dk else -1, out)
-        i += di
-        j += dj
-        k += dk
+    _count_moves(a, b, c, _trace3(back, n1 - suffix, n2 - suffix, n3 - suffix), out)
     out[1] += suffix
     out[5] += suffix
     return out
@@ -423,80 +446,6 @@ def baseline_tn_fn(src: np.ndarray, ref: np.ndarray) -> tuple[int, int]:
 # ---------------------------------------------------------------- many references at once
 
 @_njit(cache=True)
-def _fill_plane(a, b, cij, ck, D, back, k):  # pragma: no cover - compiled
-    """Plane k >= 1 (reference token ``ck``) of the 3-way programme, reference outermost;
-    same moves and preferences as :func:`_fill3`."""
-    n1, n2 = a.shape[0], b.shape[0]
-    g2 = 2 * GAP
-    prev = D[k - 1]
-    cur = D[k]
-    bk = back[k]
-    # i == 0: moves (-,h,r), (-,h,-), (-,-,r)
-    cur[0, 0] = prev[0, 0] + g2
-    bk[0, 0] = 6
-    for j in range(1, n2 + 1):
-        cjk = MATCH if b[j - 1] == ck else MISMATCH
-        best = prev[0, j - 1] + cjk + g2
-        move = 3
-        v = cur[0, j - 1] + g2
-        if v < best:
-            best = v
-            move = 5
-        v = prev[0, j] + g2
-        if v < best:
-            best = v
-            move = 6
-        cur[0, j] = best
-        bk[0, j] = move
-    for i in range(1, n1 + 1):
-        cik = MATCH if a[i - 1] == ck else MISMATCH
-        # j == 0: moves (s,-,r), (s,-,-), (-,-,r)
-        best = prev[i - 1, 0] + cik + g2
-        move = 2
-        v = cur[i - 1, 0] + g2
-        if v < best:
-            best = v
-            move = 4
-        v = prev[i, 0] + g2
-        if v < best:
-            best = v
-            move = 6
-        cur[i, 0] = best
-        bk[i, 0] = move
-        for j in range(1, n2 + 1):
-            cjk = MATCH if b[j - 1] == ck else MISMATCH
-            c_ij = cij[i, j]
-            best = prev[i - 1, j - 1] + c_ij + cik + cjk
-            move = 0
-            v = cur[i - 1, j - 1] + c_ij + g2
-            if v < best:
-                best = v
-                move = 1
-            v = prev[i - 1, j] + cik + g2
-            if v < best:
-                best = v
-                move = 2
-            v = prev[i, j - 1] + cjk + g2
-            if v < best:
-                best = v
-                move = 3
-            v = cur[i - 1, j] + g2
-            if v < best:
-                best = v
-                move = 4
-            v = cur[i, j - 1] + g2
-            if v < best:
-                best = v
-                move = 5
-            v = prev[i, j] + g2
-            if v < best:
-                best = v
-                move = 6
-            cur[i, j] = best
-            bk[i, j] = move
-
-
-@_njit(cache=True)
 def _batch_was_counts(a, b, refs, starts, lengths, shared):  # pragma: no cover - compiled
     """WAS counts of (a, b, ref) for each reference (no shortcuts, no trimming): the planes
     of the first ``shared[r]`` reference tokens are kept from the previous reference."""
@@ -508,55 +457,15 @@ def _batch_was_counts(a, b, refs, starts, lengths, shared):  # pragma: no cover 
             n_max = lengths[r]
     D = np.empty((n_max + 1, n1 + 1, n2 + 1), dtype=np.int32)
     back = np.empty((n_max + 1, n1 + 1, n2 + 1), dtype=np.uint8)
-    cij = np.zeros((n1 + 1, n2 + 1), dtype=np.int32)
-    for i in range(1, n1 + 1):
-        for j in range(1, n2 + 1):
-            cij[i, j] = MATCH if a[i - 1] == b[j - 1] else MISMATCH
-    g2 = 2 * GAP
-    # plane 0 (no reference token): moves (s,h,-), (s,-,-), (-,h,-)
-    D[0, 0, 0] = 0
-    back[0, 0, 0] = 7
-    for i in range(n1 + 1):
-        for j in range(n2 + 1):
-            if i == 0 and j == 0:
-                continue
-            best = 1 << 30
-            move = 7
-            if i > 0 and j > 0:
-                best = D[0, i - 1, j - 1] + cij[i, j] + g2
-                move = 1
-            if i > 0:
-                v = D[0, i - 1, j] + g2
-                if v < best:
-                    best = v
-                    move = 4
-            if j > 0:
-                v = D[0, i, j - 1] + g2
-                if v < best:
-                    best = v
-                    move = 5
-            D[0, i, j] = best
-            back[0, i, j] = move
+    cij = _pair_costs(a, b)
+    _fill_plane0(cij, D[0], back[0])
     out = np.zeros((n_refs, 9), dtype=np.int64)
     for r in range(n_refs):
         c = refs[starts[r]:starts[r] + lengths[r]]
         n3 = lengths[r]
         for k in range(shared[r] + 1, n3 + 1):
-            _fill_plane(a, b, cij, c[k - 1], D, back, k)
-        i, j, k = n1, n2, n3
-        row = out[r]
-        while i > 0 or j > 0 or k > 0:
-            m = back[k, i, j]
-            di = m == 0 or m == 1 or m == 2 or m == 4
-            dj = m == 0 or m == 1 or m == 3 or m == 5
-            dk = m == 0 or m == 2 or m == 3 or m == 6
-            if di:
-                i -= 1
-            if dj:
-                j -= 1
-            if dk:
-                k -= 1
-            _count_column(a[i] if di else -1, b[j] if dj else -1, c[k] if dk else -1, row)
+            _fill_plane(a, b, cij, c[k - 1], D[k - 1], D[k], back[k])
+        _count_moves(a, b, c, _trace3(back, n1, n2, n3), out[r])
     return out
 
 
