@@ -25,3 +25,10 @@ def example_corpus() -> tuple[list[str], list[str], list[list[str]]]:
     sources, hyps = read("source.txt"), read("hypothesis.txt")
     refs = [list(pair) for pair in zip(read("reference0.txt"), read("reference1.txt"))]
     return sources, hyps, refs
+
+
+@pytest.fixture
+def offline_hub(monkeypatch):
+    """No Hugging Face Hub or datasets access in the test (evaluate.load of a local module)."""
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setenv("HF_DATASETS_OFFLINE", "1")

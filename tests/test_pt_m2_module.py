@@ -7,15 +7,12 @@ evaluate = pytest.importorskip("evaluate")
 
 from gecscore.metrics.pt_m2 import pt_m2_from_text
 
-from datapaths import REPO, example_corpus
+from datapaths import REPO, example_corpus, offline_hub
 
 MODULE = str(REPO / "metrics" / "pt_m2")
 
 
-@pytest.fixture(autouse=True)
-def offline(monkeypatch):
-    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-    monkeypatch.setenv("HF_DATASETS_OFFLINE", "1")
+pytestmark = pytest.mark.usefixtures("offline_hub")  # every test loads the module offline
 
 
 def test_load_offline_and_compute_matches_library():
