@@ -22,9 +22,9 @@ from gecscore.corpus import samples_from_m2, samples_from_m2_and_text
 from gecscore.extract.errant_edits import ErrantExtractor
 from gecscore.io.m2 import read_m2
 from gecscore.io.text import read_lines
-from gecscore.metrics.chunk_evaluation import partition_corpus
-from gecscore.metrics.cleme import score_cleme
-from gecscore.metrics.cleme2 import score_cleme2
+from gecscore.chunks.evaluation import partition_corpus
+from gecscore.chunks.cleme import score_cleme
+from gecscore.chunks.cleme2 import score_cleme2
 
 SYSTEMS = ["AMU", "CAMB", "CUUI", "IITB", "INPUT", "IPN", "NTHU", "PKU", "POST", "RAC", "SJTU", "UFC", "UMC"]
 # CLEME2.0 paper, Table 12, CLEME2.0-dep (corpus): TP, FP_ne, FP_un, FN.

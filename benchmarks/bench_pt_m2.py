@@ -24,7 +24,7 @@ from pathlib import Path
 
 from gecscore.io.m2 import read_m2
 from gecscore.io.text import read_lines
-from gecscore.metrics.m2 import m2_candidates, score_m2
+from gecscore.m2.scoring import m2_candidates, score_m2
 from gecscore.types import Target
 
 SYSTEMS = ["AMU", "CAMB", "CUUI", "IITB", "INPUT", "IPN", "NTHU", "PKU", "POST", "RAC", "SJTU", "UFC", "UMC"]
@@ -81,8 +81,8 @@ def bench_m2(conll: Path, human, systems) -> dict[str, list[list]]:
 
 
 def bench_pt(gold, hypotheses, candidates, human, systems, args) -> None:
-    from gecscore.metrics.pt_m2 import score_pt_m2_systems
-    from gecscore.weigh.similarity import BertScoreF1
+    from gecscore.m2.pt_m2 import score_pt_m2_systems
+    from gecscore.models.similarity import BertScoreF1
 
     scorer = BertScoreF1(args.model, args.num_layers, args.batch_size, args.device, progress=True)
     targets = {s: [Target(h, ()) for h in hypotheses[s]] for s in systems}
@@ -112,9 +112,9 @@ def bench_pt(gold, hypotheses, candidates, human, systems, args) -> None:
 
 def bench_cleme2(conll: Path, human, systems, args) -> None:
     from gecscore.corpus import load_m2_samples
-    from gecscore.metrics.chunk_evaluation import partition_corpus
-    from gecscore.metrics.cleme2 import score_cleme2
-    from gecscore.weigh.similarity import similarity_chunk_weigher
+    from gecscore.chunks.evaluation import partition_corpus
+    from gecscore.chunks.cleme2 import score_cleme2
+    from gecscore.models.similarity import similarity_chunk_weigher
 
     weigher = similarity_chunk_weigher(args.model, args.num_layers, args.batch_size, args.device)
     start = time.perf_counter()
@@ -137,7 +137,7 @@ def bench_cleme2(conll: Path, human, systems, args) -> None:
 
 
 def main() -> None:
-    from gecscore.weigh.similarity import local_minilm_dir
+    from gecscore.models.similarity import local_minilm_dir
 
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--model", default=local_minilm_dir(), help="BERTScore model (default: offline MiniLM)")

@@ -24,7 +24,7 @@ import numpy as np
 
 from gecscore.judge.parsing import JudgeOutputError
 from gecscore.metaeval.correlation import pearson, spearman
-from gecscore.metrics.dsgram import SubScores, parse_sub_scores
+from gecscore.dsgram.scorer import SubScores, parse_sub_scores
 
 FILES = ("gec_human_eval_test_1.json", "gec_human_eval_test_2.json", "gec_human_eval_test_3.json")
 DIMENSIONS = ("semantic_coherence", "edit_level", "fluency", "overall")

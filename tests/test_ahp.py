@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gecscore.metrics.ahp import (RANDOM_INDEX, analyse_matrix, equal_weights, normalise_matrix,
+from gecscore.dsgram.ahp import (RANDOM_INDEX, analyse_matrix, equal_weights, normalise_matrix,
                                   principal_eigen)
 
 # For a 3x3 positive reciprocal matrix (worked out by hand from its characteristic polynomial

@@ -4,7 +4,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gecscore.align.chunk_partition import partition_chunks
+from gecscore.chunks.partition import partition_chunks
 from gecscore.types import Edit, Target
 
 from cleme_examples import edit, sample_1, sample_2

@@ -5,10 +5,10 @@ import math
 
 import pytest
 
-from gecscore.metrics.chunk_labels import Label, label_dependent, label_independent
-from gecscore.metrics.cleme import precision_recall_f, score_cleme
-from gecscore.metrics.cleme2 import disentangled_scores, parse_alphas, score_cleme2
-from gecscore.align.chunk_partition import partition_chunks
+from gecscore.chunks.labels import Label, label_dependent, label_independent
+from gecscore.chunks.cleme import precision_recall_f, score_cleme
+from gecscore.chunks.cleme2 import disentangled_scores, parse_alphas, score_cleme2
+from gecscore.chunks.partition import partition_chunks
 from gecscore.types import Sample, Target
 
 from cleme_examples import SOURCE_2, edit, sample_1, sample_2

@@ -23,7 +23,7 @@ from judge_server import (INCONSISTENT, NON_RECIPROCAL, DSGramSimulator, JudgeSe
 from gecscore.cli import main
 from gecscore.judge import Judge, JudgeCache, OpenAIChatBackend, RetryPolicy, Sampling, TransformersBackend
 from gecscore.judge.parsing import JudgeOutputError
-from gecscore.metrics.dsgram import (FALLBACK_FAILED, FALLBACK_INCONSISTENT, FALLBACK_UNPARSED, WEIGHTS_AHP,
+from gecscore.dsgram.scorer import (FALLBACK_FAILED, FALLBACK_INCONSISTENT, FALLBACK_UNPARSED, WEIGHTS_AHP,
                                      parse_judgment_matrix, parse_sub_scores, result_dict, score_dsgram,
                                      sentence_records)
 

@@ -10,7 +10,7 @@ import pytest
 
 from judge_server import DSGramSimulator, JudgeServer
 from gecscore.judge import Judge, OpenAIChatBackend
-from gecscore.metrics.dsgram import result_dict, score_dsgram
+from gecscore.dsgram.scorer import result_dict, score_dsgram
 
 REPO = Path(__file__).resolve().parent.parent
 MODULE = REPO / "metrics" / "dsgram"

@@ -6,8 +6,8 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gecscore.align import three_way as tw
-from gecscore.metrics.imeasure import count_columns
+from gecscore.imeasure import alignment as tw
+from gecscore.imeasure.scorer import count_columns
 
 tokens = st.lists(st.sampled_from("abcd"), max_size=7)
 

@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gecscore.io.ixml import GoldAlternative, GoldError, GoldSentence, read_ixml
-from gecscore.metrics import imeasure as im
+from gecscore.imeasure import scorer as im
 from gecscore.types import Edit
 
 DATA = Path(os.environ.get("GEC_DATA", Path(__file__).resolve().parents[1] / ".." / "shared" / "data"))

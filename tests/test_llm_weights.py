@@ -12,10 +12,10 @@ from judge_server import JudgeServer, Reply, request_kind, request_subject, tiny
 from gecscore.judge import EDIT_WEIGHT_SAMPLING, Judge, JudgeCache, OpenAIChatBackend, RetryPolicy, TransformersBackend
 from gecscore.judge.parsing import JudgeOutputError
 from gecscore.judge.prompts import EDIT_WEIGHT_PROMPT
-from gecscore.metrics.chunk_report import result_dict
-from gecscore.metrics.cleme2 import score_cleme2
+from gecscore.chunks.report import result_dict
+from gecscore.chunks.cleme2 import score_cleme2
 from gecscore.types import Chunk, Sample, Target
-from gecscore.weigh.llm import format_edit, llm_chunk_weigher, parse_edit_weight
+from gecscore.chunks.llm_weights import format_edit, llm_chunk_weigher, parse_edit_weight
 
 
 class Ratings:

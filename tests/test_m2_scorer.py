@@ -8,7 +8,7 @@ import pytest
 from gecscore.cli import main
 from gecscore.io.m2 import parse_m2, read_m2
 from gecscore.io.text import read_lines
-from gecscore.metrics.m2 import EditCounts, choose, m2_candidates, score_m2
+from gecscore.m2.scoring import EditCounts, choose, m2_candidates, score_m2
 
 from datapaths import CONLL14, GEC_DATA, require
 

@@ -6,7 +6,7 @@ import time
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gecscore.extract.maxmatch import best_edit_sequence, build_lattice, match_edits
+from gecscore.m2.maxmatch import best_edit_sequence, build_lattice, match_edits
 from gecscore.types import Edit
 
 

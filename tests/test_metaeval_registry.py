@@ -76,7 +76,7 @@ def test_imeasure_needs_an_xml_gold(tiny):
 
 
 def test_similarity_configurations_record_the_model(tiny):
-    from gecscore.weigh.similarity import local_minilm_dir
+    from gecscore.models.similarity import local_minilm_dir
 
     model = local_minilm_dir()
     if model is None:
@@ -103,7 +103,7 @@ def test_similarity_configurations_record_the_model(tiny):
 
 def test_judge_configurations_against_the_test_server(tiny, tmp_path):
     from gecscore.judge.factory import build_judge
-    from gecscore.metrics.dsgram import result_dict, score_dsgram
+    from gecscore.dsgram.scorer import result_dict, score_dsgram
 
     refset, systems = tiny
     configure(RunOptions())

@@ -8,8 +8,8 @@ import pytest
 
 from gecscore.io.m2 import parse_m2, read_m2
 from gecscore.io.text import read_lines
-from gecscore.metrics.m2 import score_m2
-from gecscore.metrics.pt_m2 import score_pt_m2, score_pt_m2_systems
+from gecscore.m2.scoring import score_m2
+from gecscore.m2.pt_m2 import score_pt_m2, score_pt_m2_systems
 from gecscore.types import Edit, Target
 
 from datapaths import CONLL14, require
@@ -121,8 +121,8 @@ def test_bad_options():
 
 def test_sentence_level_equals_the_papers_algorithm_on_conll14():
     pytest.importorskip("torch")
-    from gecscore.metrics.m2 import m2_candidates
-    from gecscore.weigh.similarity import BertScoreF1, clear_cache, local_minilm_dir
+    from gecscore.m2.scoring import m2_candidates
+    from gecscore.models.similarity import BertScoreF1, clear_cache, local_minilm_dir
 
     model = local_minilm_dir()
     if model is None:

@@ -5,7 +5,7 @@ import pytest
 
 evaluate = pytest.importorskip("evaluate")
 
-from gecscore.metrics.pt_m2 import pt_m2_from_text
+from gecscore.m2.pt_m2 import pt_m2_from_text
 
 from datapaths import REPO, example_corpus, offline_hub
 
@@ -31,7 +31,7 @@ def test_load_offline_and_compute_matches_library():
 
 def test_add_batch_and_bertscore_with_a_local_model():
     pytest.importorskip("torch")
-    from gecscore.weigh.similarity import local_minilm_dir
+    from gecscore.models.similarity import local_minilm_dir
 
     model = local_minilm_dir()
     if model is None:

@@ -6,10 +6,10 @@ import pytest
 from gecscore.corpus import load_m2_samples, samples_from_m2_and_text
 from gecscore.io.m2 import read_m2
 from gecscore.io.text import read_lines
-from gecscore.metrics.chunk_evaluation import partition_corpus
-from gecscore.metrics.cleme import score_cleme
-from gecscore.metrics.cleme2 import score_cleme2
-from gecscore.weigh.length import length_bias
+from gecscore.chunks.evaluation import partition_corpus
+from gecscore.chunks.cleme import score_cleme
+from gecscore.chunks.cleme2 import score_cleme2
+from gecscore.chunks.length_weights import length_bias
 
 from datapaths import CONLL14, require
 

@@ -14,9 +14,9 @@ pytest.importorskip("transformers")
 from gecscore.corpus import samples_from_m2
 from gecscore.errors import MissingModelError
 from gecscore.io.m2 import parse_m2
-from gecscore.metrics.chunk_labels import Label
-from gecscore.metrics.cleme2 import score_cleme2
-from gecscore.weigh.similarity import (BartScore, BertScoreF1, clear_cache, default_layer,
+from gecscore.chunks.labels import Label
+from gecscore.chunks.cleme2 import score_cleme2
+from gecscore.models.similarity import (BartScore, BertScoreF1, clear_cache, default_layer,
                                        local_minilm_dir, similarity_chunk_weigher)
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -187,9 +187,9 @@ def test_layer_outside_the_model_is_a_clear_error(layer):
 
 @needs_model
 def test_cleme2_similarity_signature_names_the_model_portably():
-    from gecscore.metrics.chunk_report import result_dict
-    from gecscore.metrics.cleme2 import score_cleme2
-    from gecscore.weigh.chunk_weighers import build_chunk_weigher
+    from gecscore.chunks.report import result_dict
+    from gecscore.chunks.cleme2 import score_cleme2
+    from gecscore.chunks.weighers import build_chunk_weigher
 
     from cleme_examples import sample_1
 

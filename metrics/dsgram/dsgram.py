@@ -4,7 +4,7 @@ A thin evaluate wrapper: all the work is done by the gecscore library.
 """
 import evaluate
 from gecscore.evaluate_info import gec_metric_info
-from gecscore.metrics.dsgram import dsgram_from_text
+from gecscore.dsgram.scorer import dsgram_from_text
 
 _CITATION = """\
 @misc{xie-etal-2024-dsgram,

@@ -7,10 +7,10 @@ and the hypothesis is scored on a 3-way token alignment (source, hypothesis, ref
 import evaluate
 from gecscore.evaluate_info import gec_metric_info
 import gecscore
-from gecscore.metrics.imeasure import DEFAULT_MAX_CANDIDATES
-from gecscore.metrics.imeasure import gold_from_references
-from gecscore.metrics.imeasure import result_dict
-from gecscore.metrics.imeasure import score_imeasure
+from gecscore.imeasure.scorer import DEFAULT_MAX_CANDIDATES
+from gecscore.imeasure.scorer import gold_from_references
+from gecscore.imeasure.scorer import result_dict
+from gecscore.imeasure.scorer import score_imeasure
 
 _CITATION = """\
 @inproceedings{felice-briscoe-2015-towards,

@@ -4,7 +4,7 @@ A thin evaluate wrapper: all the work is done by the gecscore library.
 """
 import evaluate
 from gecscore.evaluate_info import gec_metric_info
-from gecscore.metrics.pt_m2 import pt_m2_from_text
+from gecscore.m2.pt_m2 import pt_m2_from_text
 
 _CITATION = """\
 @inproceedings{gong-etal-2022-revisiting,

@@ -11,10 +11,10 @@ from typing import Sequence
 
 from gecscore.corpus import check_parallel, samples_from_text
 from gecscore.extract.errant_edits import ErrantExtractor
-from gecscore.metrics.chunk_report import result_dict
-from gecscore.metrics.cleme import score_cleme
-from gecscore.metrics.cleme2 import score_cleme2
-from gecscore.weigh.chunk_weighers import build_chunk_weigher
+from gecscore.chunks.report import result_dict
+from gecscore.chunks.cleme import score_cleme
+from gecscore.chunks.cleme2 import score_cleme2
+from gecscore.chunks.weighers import build_chunk_weigher
 
 
 @lru_cache(maxsize=1)

@@ -4,12 +4,12 @@ Runs from the repository or from a published Space folder; needs only ``gecscore
 """
 import gradio as gr
 
-from gecscore.metrics.chunk_evaluation import WEIGHTINGS
-from gecscore.metrics.chunk_report import result_dict
-from gecscore.metrics.chunk_report import sentence_records
-from gecscore.metrics.cleme import score_cleme
-from gecscore.metrics.cleme2 import DEFAULT_ALPHAS
-from gecscore.metrics.cleme2 import score_cleme2
+from gecscore.chunks.evaluation import WEIGHTINGS
+from gecscore.chunks.report import result_dict
+from gecscore.chunks.report import sentence_records
+from gecscore.chunks.cleme import score_cleme
+from gecscore.chunks.cleme2 import DEFAULT_ALPHAS
+from gecscore.chunks.cleme2 import score_cleme2
 from gecscore.spaces import chunks_view
 from gecscore.spaces.examples import FOUR_LABELS
 from gecscore.spaces.examples import THREE_SENTENCES

@@ -15,11 +15,11 @@ from gecscore.judge.runner import Judge
 from gecscore.judge.runner import RetryPolicy
 from gecscore.judge.types import DSGRAM_SAMPLING
 from gecscore.judge.types import Sampling
-from gecscore.metrics.dsgram import MAX_REASKS
-from gecscore.metrics.dsgram import WEIGHT_MODES
-from gecscore.metrics.dsgram import result_dict
-from gecscore.metrics.dsgram import score_dsgram
-from gecscore.metrics.dsgram import sentence_records
+from gecscore.dsgram.scorer import MAX_REASKS
+from gecscore.dsgram.scorer import WEIGHT_MODES
+from gecscore.dsgram.scorer import result_dict
+from gecscore.dsgram.scorer import score_dsgram
+from gecscore.dsgram.scorer import sentence_records
 from gecscore.errors import GecInputError
 from gecscore.spaces import metric_views
 from gecscore.spaces.examples import FOUR_LABELS

@@ -5,12 +5,12 @@ Runs from the repository or from a published Space folder; needs only ``gecscore
 import gradio as gr
 
 from gecscore.errors import GecInputError
-from gecscore.metrics.pt_m2 import BASES
-from gecscore.metrics.pt_m2 import SCORERS
-from gecscore.metrics.pt_m2 import gold_from_samples
-from gecscore.metrics.pt_m2 import result_dict
-from gecscore.metrics.pt_m2 import score_pt_m2
-from gecscore.metrics.pt_m2 import sentence_records
+from gecscore.m2.pt_m2 import BASES
+from gecscore.m2.pt_m2 import SCORERS
+from gecscore.m2.pt_m2 import gold_from_samples
+from gecscore.m2.pt_m2 import result_dict
+from gecscore.m2.pt_m2 import score_pt_m2
+from gecscore.m2.pt_m2 import sentence_records
 from gecscore.spaces import metric_views
 from gecscore.spaces.examples import FOUR_LABELS
 from gecscore.spaces.examples import THREE_SENTENCES

@@ -7,7 +7,7 @@ import sys
 from gecscore.cli.judge_options import add_judge_arguments, add_model_arguments, judge_from_args
 from gecscore.cli.inputs import (add_input_arguments, add_output_arguments, load_samples,
                                  print_result, write_json_lines)
-from gecscore.metrics.chunk_evaluation import WEIGHTINGS
+from gecscore.chunks.evaluation import WEIGHTINGS
 
 
 def register(subparsers) -> None:
@@ -39,10 +39,10 @@ def register(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from gecscore.metrics.chunk_report import result_dict, sentence_records
-    from gecscore.metrics.cleme import score_cleme
-    from gecscore.metrics.cleme2 import score_cleme2
-    from gecscore.weigh.chunk_weighers import build_chunk_weigher
+    from gecscore.chunks.report import result_dict, sentence_records
+    from gecscore.chunks.cleme import score_cleme
+    from gecscore.chunks.cleme2 import score_cleme2
+    from gecscore.chunks.weighers import build_chunk_weigher
 
     samples = load_samples(args)
     judge = judge_from_args(args) if args.weighting == "llm" else None

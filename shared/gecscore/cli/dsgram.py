@@ -7,7 +7,7 @@ import sys
 from gecscore.cli.inputs import add_output_arguments, print_result, write_json_lines
 from gecscore.cli.judge_options import add_judge_arguments, judge_from_args
 from gecscore.judge.types import DSGRAM_SAMPLING
-from gecscore.metrics.dsgram import MAX_REASKS, WEIGHT_MODES
+from gecscore.dsgram.scorer import MAX_REASKS, WEIGHT_MODES
 
 HELP = "DSGram: LLM-judged semantic coherence, edit level and fluency with AHP weights"
 
@@ -34,7 +34,7 @@ def run(args: argparse.Namespace) -> int:
     from gecscore.errors import GecInputError
     from gecscore.io.text import read_lines
     from gecscore.judge.types import JudgeConfigError, Sampling
-    from gecscore.metrics.dsgram import result_dict, score_dsgram, sentence_records
+    from gecscore.dsgram.scorer import result_dict, score_dsgram, sentence_records
 
     sources = read_lines(args.src, allow_empty=False)
     hypotheses = read_lines(args.hyp)

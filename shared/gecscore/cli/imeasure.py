@@ -57,7 +57,7 @@ def _load_gold(args: argparse.Namespace):
         return m2_to_ixml(read_m2(args.m2))
     if not args.ref:
         raise GecInputError("--src needs at least one --ref")
-    from gecscore.metrics.imeasure import gold_from_references
+    from gecscore.imeasure.scorer import gold_from_references
 
     sources = read_lines(args.src, allow_empty=False)
     refs = [read_lines(path) for path in args.ref]
@@ -71,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
     from gecscore.cli.inputs import print_result, write_json_lines
     from gecscore.errors import GecInputError
     from gecscore.io.text import read_lines
-    from gecscore.metrics.imeasure import DEFAULT_MAX_CANDIDATES, result_dict, score_imeasure, sentence_records
+    from gecscore.imeasure.scorer import DEFAULT_MAX_CANDIDATES, result_dict, score_imeasure, sentence_records
 
     gold = _load_gold(args)
     hypotheses = read_lines(args.hyp)

@@ -40,7 +40,7 @@ def load_gold_and_hypotheses(args: argparse.Namespace):
     from gecscore.extract.errant_edits import ErrantExtractor
     from gecscore.io.m2 import read_m2
     from gecscore.io.text import read_lines
-    from gecscore.metrics.pt_m2 import gold_from_samples
+    from gecscore.m2.pt_m2 import gold_from_samples
     from gecscore.types import Target
 
     if args.m2 and args.hyp and not (args.hyp_m2 or args.src or args.ref):
@@ -64,7 +64,7 @@ def load_gold_and_hypotheses(args: argparse.Namespace):
 
 
 def run(args: argparse.Namespace) -> int:
-    from gecscore.metrics.pt_m2 import result_dict, score_pt_m2, sentence_records
+    from gecscore.m2.pt_m2 import result_dict, score_pt_m2, sentence_records
 
     if args.beta <= 0:
         raise GecInputError(f"--beta must be positive, got {args.beta}")

@@ -58,7 +58,7 @@ def similarity_model(options: RunOptions | None = None) -> str:
     options = options or OPTIONS
     if options.model:
         return options.model
-    from gecscore.weigh.similarity import DEFAULT_MODEL, local_minilm_dir
+    from gecscore.models.similarity import DEFAULT_MODEL, local_minilm_dir
 
     if _in_hf_cache(DEFAULT_MODEL):
         return DEFAULT_MODEL
@@ -200,15 +200,15 @@ def first_column(means: np.ndarray) -> float:
 
 
 def cleme2_from_counts(means: np.ndarray, alphas: tuple[float, ...]) -> float:
-    from gecscore.metrics.chunk_labels import ChunkCounts
-    from gecscore.metrics.cleme2 import disentangled_scores
+    from gecscore.chunks.labels import ChunkCounts
+    from gecscore.chunks.cleme2 import disentangled_scores
 
     tp, fp_ne, fp_un, fn = means
     return disentangled_scores(ChunkCounts(tp, fp_ne, fp_un, fn), alphas)["score"]
 
 
 def cleme_from_counts(means: np.ndarray, beta: float) -> float:
-    from gecscore.metrics.cleme import precision_recall_f
+    from gecscore.chunks.cleme import precision_recall_f
 
     tp, fp, fn = means
     return precision_recall_f(tp, fp, fn, beta)[2]
@@ -216,16 +216,16 @@ def cleme_from_counts(means: np.ndarray, beta: float) -> float:
 
 def chunk_partitions(system: SystemData, refs: ReferenceData):
     """CLEME's chunk partition of a system: computed once, shared by every CLEME configuration."""
-    from gecscore.metrics.chunk_evaluation import partition_corpus
+    from gecscore.chunks.evaluation import partition_corpus
 
     return system.cached("chunk_partitions", lambda: partition_corpus(system.samples(refs)))
 
 
 def _score_chunk_metric(system: SystemData, refs: ReferenceData, *, metric: str, level: str,
                         assumption: str, weighting: str) -> SystemScore:
-    from gecscore.metrics.chunk_report import result_dict
-    from gecscore.metrics.cleme import score_cleme
-    from gecscore.metrics.cleme2 import parse_alphas, score_cleme2
+    from gecscore.chunks.report import result_dict
+    from gecscore.chunks.cleme import score_cleme
+    from gecscore.chunks.cleme2 import parse_alphas, score_cleme2
 
     samples = system.samples(refs)
     partitions = chunk_partitions(system, refs)
@@ -267,7 +267,7 @@ def _register_chunk_metrics() -> None:
 def chunk_weigher(refs: ReferenceData, weighting: str):
     """The model-backed CLEME2.0 weigher (one per process: its pair cache and judge cache are
     shared by every system and configuration); None for the built-in weightings."""
-    from gecscore.weigh.chunk_weighers import build_chunk_weigher
+    from gecscore.chunks.weighers import build_chunk_weigher
 
     if weighting == "similarity":
         model = similarity_model()
@@ -314,7 +314,7 @@ _register_weighted_cleme2()
 def m2_from_counts(means: np.ndarray, beta: float) -> float:
     """F_beta of (weighted) correct / proposed / gold totals. (For the corpus level the bootstrap
     keeps each sentence's annotator as chosen on the full corpus.)"""
-    from gecscore.metrics.m2 import EditCounts
+    from gecscore.m2.scoring import EditCounts
 
     correct, proposed, gold = means
     return EditCounts(correct, proposed, gold).scores(beta)[2]
@@ -323,8 +323,8 @@ def m2_from_counts(means: np.ndarray, beta: float) -> float:
 def edit_candidates(system: SystemData, refs: ReferenceData, base: str):
     """A system's edits against every annotator: MaxMatch (``m2``) or its ERRANT edits
     (``errant``); computed once and shared by the weighted and unweighted configurations."""
-    from gecscore.metrics.m2 import m2_candidates
-    from gecscore.metrics.pt_m2 import errant_candidates
+    from gecscore.m2.scoring import m2_candidates
+    from gecscore.m2.pt_m2 import errant_candidates
 
     gold = refs.refset.sentences
     if base == "m2":
@@ -335,13 +335,13 @@ def edit_candidates(system: SystemData, refs: ReferenceData, base: str):
 
 def _score_edit_metric(system: SystemData, refs: ReferenceData, *, base: str, scorer: str,
                        level: str) -> SystemScore:
-    from gecscore.metrics.pt_m2 import result_dict, score_pt_m2
+    from gecscore.m2.pt_m2 import result_dict, score_pt_m2
     from gecscore.types import Target
 
     candidates = edit_candidates(system, refs, base)
     pair_scorer = None
     if scorer != "none":
-        from gecscore.weigh.similarity import make_scorer
+        from gecscore.models.similarity import make_scorer
 
         model = similarity_model()
         pair_scorer = refs.cached(f"pair_scorer:{scorer}:{model}", lambda: make_scorer(
@@ -383,7 +383,7 @@ _register_edit_metrics()
 def imeasure_from_counts(means: np.ndarray, beta: float = 1.0, w: float = 2.0) -> float:
     """Correction I of count totals [dTP dTN dFP dFN cTP cTN cFP cFN cFPN bTN bFN] (means work:
     WAcc is a ratio of counts)."""
-    from gecscore.metrics.imeasure import WasCounts, aspect_scores
+    from gecscore.imeasure.scorer import WasCounts, aspect_scores
 
     m = [float(x) for x in means]
     return aspect_scores(WasCounts(*m[4:9]), WasCounts(0.0, m[9], 0.0, m[10], 0.0), beta, w)["i"]
@@ -410,7 +410,7 @@ def ixml_gold(refs: ReferenceData):
 def _score_imeasure(system: SystemData, refs: ReferenceData) -> SystemScore:
     import warnings
 
-    from gecscore.metrics.imeasure import result_dict, score_imeasure, vector_of
+    from gecscore.imeasure.scorer import result_dict, score_imeasure, vector_of
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # search notes (large candidate sets) are in the result
@@ -430,7 +430,7 @@ register(MetricConfig("imeasure", "imeasure", "I-measure (correction I over the 
 # ---------------------------------------------------------------- DSGram (judge)
 
 def _score_dsgram(system: SystemData, refs: ReferenceData) -> SystemScore:
-    from gecscore.metrics.dsgram import result_dict, score_dsgram
+    from gecscore.dsgram.scorer import result_dict, score_dsgram
 
     result = score_dsgram(refs.refset.sources, system.lines(refs), judge(refs))
     out = result_dict(result)

@@ -1,6 +1,6 @@
 """CLEME / CLEME2.0 in HTML: each sentence's chunks in columns, coloured by label.
 
-Input is :func:`gecscore.metrics.chunk_report.sentence_records` output. Rows are the source,
+Input is :func:`gecscore.chunks.report.sentence_records` output. Rows are the source,
 the hypothesis (coloured TP / FP_ne / FP_un / FN, as in the CLEME2.0 paper's Figure 1), the
 chunk labels, the chunk weights (when weighting is on) and every reference; columns are the
 chunks shared by all of them.

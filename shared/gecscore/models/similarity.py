@@ -24,7 +24,7 @@ from typing import Callable, Iterable, Sequence
 from tqdm.auto import tqdm
 
 from gecscore.errors import MissingModelError
-from gecscore.metrics.chunk_labels import Label, LabelledChunks
+from gecscore.chunks.labels import Label, LabelledChunks
 from gecscore.types import Chunk, ChunkPartition, Sample
 
 DEFAULT_MODEL = "bert-base-uncased"

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from gecscore import __version__
-from gecscore.metrics.cleme import ChunkMetricResult
+from gecscore.chunks.cleme import ChunkMetricResult
 
 CONTRACT_KEYS = {
     "cleme": ("score", "p", "r", "f", "tp", "fp", "fn", "tn"),

@@ -4,7 +4,7 @@ For a sentence and an annotator with reference R (its edits applied to the sourc
 edit u of U = system edits + gold edits (gold reduced to its first alternative) weighs
 w_u = |score(S_u, R) - score(S, R)|, S_u being S with only u applied. Then
 P = w(correct) / w(system), R = w(correct) / w(gold), and the annotator choice, corpus and
-sentence levels are M2's (:mod:`gecscore.metrics.m2`) on the weighted counts. A correct
+sentence levels are M2's (:mod:`gecscore.m2.scoring`) on the weighted counts. A correct
 system edit keeps its own weight (also when it matched a non-first gold alternative).
 Sentence level: if every weight of U is 0, each becomes 1/|U|. Corpus level: zero weights
 add nothing.
@@ -14,17 +14,17 @@ add nothing.
 triples, UNK-typed ones dropped, matched exactly.
 ``scorer="none"``: unweighted, i.e. plain M2 / SentM2 (or ERRANT F with M2's choice).
 Every (S_u, R) and (S, R) pair of the corpus is scored in one batch (see
-:mod:`gecscore.weigh.similarity`).
+:mod:`gecscore.models.similarity`).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Sequence
 
-from gecscore.extract.maxmatch import MAX_UNCHANGED_WORDS
+from gecscore.m2.maxmatch import MAX_UNCHANGED_WORDS
 from gecscore.io.m2 import M2Sentence
-from gecscore.metrics.chunk_report import signature
-from gecscore.metrics.m2 import (AnnotatorEdits, EditCounts, M2Result, aggregate,
+from gecscore.chunks.report import signature
+from gecscore.m2.scoring import (AnnotatorEdits, EditCounts, M2Result, aggregate,
                                  check_hypotheses, gold_annotations, m2_candidates)
 from gecscore.types import Edit, Target, Tokens
 
@@ -144,7 +144,7 @@ def score_pt_m2(gold: Sequence[M2Sentence], hypotheses: Sequence[Target], *, bas
     """PT-M2 / PT-ERRANT (or plain M2 / ERRANT with ``scorer="none"``) of one system.
 
     ``hypotheses`` carry the hypothesis tokens (and, for ``base="errant"``, its edits).
-    ``pair_scorer`` (a :mod:`gecscore.weigh.similarity` scorer) overrides
+    ``pair_scorer`` (a :mod:`gecscore.models.similarity` scorer) overrides
     scorer/model/num_layers/batch_size/device; ``candidates`` skips the edit extraction.
     """
     for name, value, allowed in (("base", base, BASES), ("scorer", scorer, SCORERS),
@@ -166,7 +166,7 @@ def score_pt_m2(gold: Sequence[M2Sentence], hypotheses: Sequence[Target], *, bas
         weighted = [[WeightedCandidate(c, {}, c.counts) for c in per_sentence]
                     for per_sentence in candidates]
     else:
-        from gecscore.weigh.similarity import make_scorer, model_label
+        from gecscore.models.similarity import make_scorer, model_label
 
         if pair_scorer is None:
             pair_scorer = make_scorer(scorer, model, num_layers, batch_size, device, progress)
@@ -275,7 +275,7 @@ def score_pt_m2_systems(gold: Sequence[M2Sentence], systems: dict[str, Sequence[
         candidates = {name: errant_candidates(gold, hyps) for name, hyps in systems.items()}
     if scorer != "none":
         if pair_scorer is None:
-            from gecscore.weigh.similarity import make_scorer
+            from gecscore.models.similarity import make_scorer
 
             pair_scorer = make_scorer(scorer, model, num_layers, batch_size, device, progress)
         collector = _PairCollector()

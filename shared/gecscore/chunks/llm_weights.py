@@ -18,7 +18,7 @@ from gecscore.judge.parsing import JudgeOutputError
 from gecscore.judge.prompts import edit_weight_messages
 from gecscore.judge.runner import Judge
 from gecscore.judge.types import EDIT_WEIGHT_SAMPLING, JudgeRequest, Sampling
-from gecscore.metrics.chunk_labels import Label, LabelledChunks
+from gecscore.chunks.labels import Label, LabelledChunks
 from gecscore.types import Chunk, ChunkPartition, Sample
 
 EMPTY_SIDE = "∅"

@@ -20,8 +20,8 @@ from gecscore.judge.parsing import NUMBER, JudgeOutputError, json_values, normal
 from gecscore.judge.prompts import matrix_messages, sub_score_messages
 from gecscore.judge.runner import Judge
 from gecscore.judge.types import DSGRAM_SAMPLING, JudgeRequest, Sampling
-from gecscore.metrics.ahp import AhpResult, analyse_matrix, equal_weights
-from gecscore.metrics.chunk_report import signature
+from gecscore.dsgram.ahp import AhpResult, analyse_matrix, equal_weights
+from gecscore.chunks.report import signature
 
 SUB_METRICS = ("semantic_coherence", "edit_level", "fluency")
 LABELS = {"semantic_coherence": "semantic coherence", "edit_level": "edit level", "fluency": "fluency",

@@ -9,10 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
-from gecscore.align.chunk_partition import partition_chunks
-from gecscore.metrics.chunk_labels import ASSUMPTIONS, LabelledChunks, label_sample
+from gecscore.chunks.partition import partition_chunks
+from gecscore.chunks.labels import ASSUMPTIONS, LabelledChunks, label_sample
 from gecscore.types import ChunkPartition, Sample
-from gecscore.weigh.length import chunk_length_weights, length_bias, length_weights
+from gecscore.chunks.length_weights import chunk_length_weights, length_bias, length_weights
 
 LEVELS = ("corpus", "sentence")
 WEIGHTINGS = ("none", "length", "similarity", "llm")
@@ -82,14 +82,14 @@ def label_corpus(samples: Sequence[Sample], *, assumption: str = "dep", level: s
     """Label every sample's chunks and weigh them.
 
     ``weighting`` is ``none`` or ``length``; ``similarity`` and ``llm`` need a model, given as
-    ``weigher`` (:func:`gecscore.weigh.chunk_weighers.build_chunk_weigher` makes one).
+    ``weigher`` (:func:`gecscore.chunks.weighers.build_chunk_weigher` makes one).
     """
     check_option("assumption", assumption, ASSUMPTIONS)
     check_option("level", level, LEVELS)
     check_option("weighting", weighting, WEIGHTINGS)
     if weighting in MODEL_WEIGHTINGS and weigher is None:
         raise ValueError(f"weighting {weighting!r} needs a model: pass weigher=build_chunk_weigher("
-                         f"{weighting!r}, ...) from gecscore.weigh.chunk_weighers")
+                         f"{weighting!r}, ...) from gecscore.chunks.weighers")
     if partitions is None:
         partitions = partition_corpus(samples)
     elif not isinstance(partitions, ChunkedCorpus):

@@ -1,6 +1,6 @@
 """Build the model-backed chunk weigher for CLEME / CLEME2.0 ``--weighting similarity|llm``.
 
-A weigher is a ``CorpusWeigher`` (see ``gecscore.metrics.chunk_evaluation``): it sees the
+A weigher is a ``CorpusWeigher`` (see ``gecscore.chunks.evaluation``): it sees the
 whole corpus at once so model calls are batched and deduplicated. Its ``signature`` names
 the model, so the metric signature records it.
 """
@@ -15,7 +15,7 @@ def build_chunk_weigher(weighting: str, *, model: str | None = None, num_layers:
     """``similarity``: BERTScore weights (default bert-base-uncased, layer 9); ``llm``: edit
     weights 1-5 from ``judge`` (a :class:`gecscore.judge.runner.Judge`); else None."""
     if weighting == "similarity":
-        from gecscore.weigh.similarity import DEFAULT_MODEL, model_label, similarity_chunk_weigher
+        from gecscore.models.similarity import DEFAULT_MODEL, model_label, similarity_chunk_weigher
 
         name = model or DEFAULT_MODEL
         weigher = similarity_chunk_weigher(name, num_layers, batch_size or 64, device, progress)
@@ -23,7 +23,7 @@ def build_chunk_weigher(weighting: str, *, model: str | None = None, num_layers:
         weigher.signature = lambda: f"model:{model_label(name)}|layer:{weigher.scorer.layer}"
         return weigher
     if weighting == "llm":
-        from gecscore.weigh.llm import llm_chunk_weigher
+        from gecscore.chunks.llm_weights import llm_chunk_weigher
 
         if judge is None:
             raise ValueError("weighting 'llm' needs a judge (gecscore.judge.factory.build_judge)")

@@ -26,7 +26,7 @@ from typing import Iterable, Sequence
 import numpy as np
 from tqdm.auto import tqdm
 
-from gecscore.align.three_way import Column, Encoder, align, align_pair, baseline_tn_fn, batch_was_counts
+from gecscore.imeasure.alignment import Column, Encoder, align, align_pair, baseline_tn_fn, batch_was_counts
 from gecscore.errors import GecInputError
 from gecscore.io.ixml import GoldSentence
 from gecscore.types import Tokens
@@ -718,7 +718,7 @@ def score_imeasure(gold: Sequence[GoldSentence], hypotheses: Sequence[Sequence[s
 
 def result_dict(result: IMeasureResult) -> dict:
     """The CLI/JSON contract: metric, signature, score (= correction I), detection, correction."""
-    from gecscore.metrics.chunk_report import signature
+    from gecscore.chunks.report import signature
 
     return {"metric": "imeasure", "signature": signature("imeasure", result.options),
             "score": result.score, "detection": dict(result.detection), "correction": dict(result.correction)}

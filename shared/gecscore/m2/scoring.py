@@ -21,7 +21,7 @@ from typing import Sequence
 from tqdm.auto import tqdm
 
 from gecscore.errors import GecInputError
-from gecscore.extract.maxmatch import (MAX_UNCHANGED_WORDS, best_edit_sequence, build_lattice,
+from gecscore.m2.maxmatch import (MAX_UNCHANGED_WORDS, best_edit_sequence, build_lattice,
                                        match_edits)
 from gecscore.io.m2 import M2Sentence
 from gecscore.types import Edit, Tokens

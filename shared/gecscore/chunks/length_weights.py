@@ -12,7 +12,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
-from gecscore.metrics.chunk_labels import Label
+from gecscore.chunks.labels import Label
 from gecscore.types import ChunkPartition
 
 

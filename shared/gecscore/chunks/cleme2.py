@@ -13,11 +13,11 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from gecscore.metrics.chunk_labels import ChunkCounts
-from gecscore.metrics.cleme import ChunkMetricResult, SentenceScore, choose_corpus, tie_break
-from gecscore.metrics.chunk_evaluation import LEVELS, check_option, label_corpus
+from gecscore.chunks.labels import ChunkCounts
+from gecscore.chunks.cleme import ChunkMetricResult, SentenceScore, choose_corpus, tie_break
+from gecscore.chunks.evaluation import LEVELS, check_option, label_corpus
 from gecscore.types import ChunkPartition, Sample
-from gecscore.weigh.chunk_weighers import weigher_signature
+from gecscore.chunks.weighers import weigher_signature
 
 DEFAULT_ALPHAS = {
     "corpus": (0.45, 0.35, 0.15, 0.05),

@@ -11,10 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Sequence
 
-from gecscore.metrics.chunk_evaluation import SampleChunks, label_corpus
-from gecscore.metrics.chunk_labels import ChunkCounts, LabelledChunks
+from gecscore.chunks.evaluation import SampleChunks, label_corpus
+from gecscore.chunks.labels import ChunkCounts, LabelledChunks
 from gecscore.types import ChunkPartition, Sample
-from gecscore.weigh.chunk_weighers import weigher_signature
+from gecscore.chunks.weighers import weigher_signature
 
 
 def precision_recall_f(tp: float, fp: float, fn: float, beta: float = 0.5) -> tuple[float, float, float]:

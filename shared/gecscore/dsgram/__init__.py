@@ -1,0 +1,1 @@
+"""DSGram: LLM-judged sub-scores, AHP weights and the scorer."""

@@ -1,1 +1,0 @@
-"""Metrics: from labelled counts to scores."""

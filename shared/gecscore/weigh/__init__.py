@@ -1,1 +1,0 @@
-"""Edit (chunk) weighting: length, similarity (BERTScore), LLM."""
