@@ -13,9 +13,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gecscore.io.ixml import GoldAlternative, GoldError, GoldSentence, read_ixml
+from gecscore.io.ixml import read_ixml
 from gecscore.imeasure import scorer as im
-from gecscore.types import Edit
+from gecscore.types import Edit, Gold, GoldAlternative, GoldError
+
+
+def GoldSentence(sentence_id, source, numann, errors):
+    """A gold stated as errors, as the XML reader builds it."""
+    return Gold.from_errors(source, errors, numann, id=sentence_id)
 
 DATA = Path(os.environ.get("GEC_DATA", Path(__file__).resolve().parents[1] / ".." / "shared" / "data"))
 

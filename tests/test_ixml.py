@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from gecscore.errors import GecInputError
-from gecscore.io.ixml import (cluster_edits, format_ixml, m2_to_ixml, py2_set_order, read_ixml,
-                              write_ixml)
+from gecscore.imeasure.gold import cluster_edits, m2_to_ixml, py2_set_order
+from gecscore.io.ixml import format_ixml, read_ixml, write_ixml
 from gecscore.io.m2 import parse_m2, read_m2
 from gecscore.types import Edit
 

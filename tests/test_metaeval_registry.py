@@ -8,7 +8,8 @@ import math
 import pytest
 
 from judge_server import DSGramSimulator, JudgeServer
-from gecscore.io.ixml import m2_to_ixml, write_ixml
+from gecscore.imeasure.gold import m2_to_ixml
+from gecscore.io.ixml import write_ixml
 from gecscore.io.m2 import read_m2
 from gecscore.metaeval.leaderboard import discover_systems, run_leaderboard
 from gecscore.metaeval.refsets import load_refset

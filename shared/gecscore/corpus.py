@@ -5,11 +5,11 @@ from pathlib import Path
 from typing import Sequence
 
 from gecscore.errors import GecInputError
-from gecscore.io.m2 import M2Sentence, read_m2
-from gecscore.types import Sample, Target
+from gecscore.io.m2 import read_m2
+from gecscore.types import Gold, Sample, Target
 
 
-def samples_from_m2(gold: Sequence[M2Sentence], hypotheses: Sequence[M2Sentence],
+def samples_from_m2(gold: Sequence[Gold], hypotheses: Sequence[Gold],
                     gold_name: str = "gold M2", hyp_name: str = "hypothesis M2") -> list[Sample]:
     """Samples whose hypothesis edits come from an M2 file (its first annotator)."""
     if len(gold) != len(hypotheses):
@@ -77,7 +77,7 @@ def samples_from_text(sources: Sequence[str], predictions: Sequence[str],
     return samples
 
 
-def samples_from_m2_and_text(gold: Sequence[M2Sentence], predictions: Sequence[str],
+def samples_from_m2_and_text(gold: Sequence[Gold], predictions: Sequence[str],
                              extractor=None, hyp_name: str = "predictions") -> list[Sample]:
     """Samples with gold edits from M2 and hypothesis edits extracted by ERRANT."""
     from gecscore.extract.errant_edits import ErrantExtractor

@@ -1,8 +1,9 @@
-"""The one representation of edits, targets, samples and chunks used by every metric."""
+"""The one representation of edits, gold, targets, samples and chunks used by every metric."""
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import NamedTuple, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Mapping, NamedTuple, Sequence
 
 Tokens = tuple[str, ...]
 
@@ -76,6 +77,82 @@ class Target:
     @classmethod
     def unchanged(cls, source: Sequence[str], annotator: int | None = None) -> "Target":
         return cls(tuple(source), (), annotator)
+
+
+@dataclass(frozen=True, slots=True)
+class GoldAlternative:
+    """One annotator's correction of an error: one or more edits."""
+
+    annotator: int
+    edits: tuple[Edit, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class GoldError:
+    """An error of the I-measure gold: its mutually exclusive alternatives (one per annotator);
+    ``required`` if every annotator corrected it."""
+
+    id: str
+    required: bool
+    type: str
+    alternatives: tuple[GoldAlternative, ...]
+
+
+@dataclass(frozen=True)
+class Gold:
+    """One gold sentence, the representation every metric reads: the tokenised source and,
+    per annotator id (ascending), that annotator's edits.
+
+    The M2 reader, the I-measure XML reader and ERRANT on plain-text references (annotator k =
+    reference k) all produce it. An annotator that saw no error maps to an empty edit tuple; a
+    block without any annotation has no annotators (scorers treat it as one that made no edit).
+    ``errors`` is the I-measure's grouping of the edits into errors when a file states it (XML);
+    ``None`` means it is derived (:func:`gecscore.imeasure.gold.error_groups`). ``numann`` is the
+    number of annotators a file declares (XML), else the number of annotators present.
+    ``line``/``id``/``script`` say where the sentence came from.
+    """
+
+    source: Tokens
+    annotations: Mapping[int, tuple[Edit, ...]]
+    line: int = 0
+    id: str = ""
+    script: str = "1"
+    errors: tuple[GoldError, ...] | None = None
+    declared_annotators: int | None = field(default=None)
+
+    def __hash__(self) -> int:  # the annotations mapping is never mutated after construction
+        return hash((self.source, tuple(self.annotations.items()), self.errors, self.id))
+
+    @classmethod
+    def from_errors(cls, source: Sequence[str], errors: Sequence[GoldError], numann: int, *,
+                    id: str = "", script: str = "1", line: int = 0) -> "Gold":
+        """A gold stated as I-measure errors (the XML form): annotator k's edits are those of its
+        alternatives, in error order; annotators 0..numann-1 are present even without edits."""
+        annotations: dict[int, list[Edit]] = {annotator: [] for annotator in range(numann)}
+        for error in errors:
+            for alt in error.alternatives:
+                annotations.setdefault(alt.annotator, []).extend(alt.edits)
+        return cls(tuple(source), {k: tuple(annotations[k]) for k in sorted(annotations)}, line, id,
+                   script, tuple(errors), numann)
+
+    @property
+    def numann(self) -> int:
+        """Annotators of this sentence: as declared by the file, else those present."""
+        if self.declared_annotators is not None:
+            return self.declared_annotators
+        return len(self.annotations)
+
+    @cached_property
+    def _targets(self) -> tuple["Target", ...]:
+        if not self.annotations:
+            return (Target.unchanged(self.source, 0),)
+        return tuple(Target.from_edits(self.source, edits, annotator)
+                     for annotator, edits in self.annotations.items())
+
+    def targets(self) -> tuple["Target", ...]:
+        """One target per annotator (its edits applied); the unchanged source if there is no
+        annotator. Built once and reused (a gold is shared by every system scored against it)."""
+        return self._targets
 
 
 @dataclass(frozen=True, slots=True)

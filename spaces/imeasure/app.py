@@ -5,7 +5,7 @@ Runs from the repository or from a published Space folder; needs only ``gecscore
 import gradio as gr
 
 from gecscore.api import shared_extractor
-from gecscore.io.ixml import m2_to_ixml
+from gecscore.imeasure.gold import m2_to_ixml
 from gecscore.io.ixml import read_ixml
 from gecscore.io.m2 import read_m2
 from gecscore.imeasure.scorer import DEFAULT_MAX_CANDIDATES

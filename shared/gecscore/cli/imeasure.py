@@ -44,7 +44,8 @@ def register(subparsers) -> None:
 
 def _load_gold(args: argparse.Namespace):
     from gecscore.errors import GecInputError
-    from gecscore.io.ixml import m2_to_ixml, read_ixml
+    from gecscore.imeasure.gold import m2_to_ixml
+    from gecscore.io.ixml import read_ixml
     from gecscore.io.m2 import read_m2
     from gecscore.io.text import read_lines
 
@@ -102,7 +103,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def run_convert(args: argparse.Namespace) -> int:
-    from gecscore.io.ixml import m2_to_ixml, write_ixml
+    from gecscore.imeasure.gold import m2_to_ixml
+    from gecscore.io.ixml import write_ixml
     from gecscore.io.m2 import read_m2
 
     with warnings.catch_warnings(record=True) as caught:

@@ -28,8 +28,8 @@ from tqdm.auto import tqdm
 
 from gecscore.imeasure.alignment import Column, Encoder, align, align_pair, baseline_tn_fn, batch_was_counts
 from gecscore.errors import GecInputError
-from gecscore.io.ixml import GoldSentence
-from gecscore.types import Tokens
+from gecscore.imeasure.gold import error_groups
+from gecscore.types import Gold, Tokens
 
 ASPECTS = ("detection", "correction")
 METRIC_NAMES = ("tp", "tn", "fp", "fn", "p", "r", "f", "acc", "wacc", "i")
@@ -286,11 +286,11 @@ Correction = tuple[int, int, str]  # (start, end, replacement text; '' = deletio
 Option = tuple[Correction, ...]    # what one error contributes to a reference
 
 
-def error_options(sentence: GoldSentence) -> list[list[Option]]:
+def error_options(sentence: Gold) -> list[list[Option]]:
     """Per error: each alternative (same-span corrections joined by a space), then, if the
     error is optional, 'no correction'."""
     options = []
-    for error in sentence.errors:
+    for error in error_groups(sentence):
         error_opts: list[Option] = []
         for alt in error.alternatives:
             joined: dict[tuple[int, int], list[str]] = {}
@@ -333,15 +333,15 @@ def mixed_candidates(source: Tokens, options: Sequence[Sequence[Option]]) -> lis
 
 
 @lru_cache(maxsize=2048)
-def _cached_mixed_candidates(sentence: GoldSentence) -> list[Tokens]:
+def _cached_mixed_candidates(sentence: Gold) -> list[Tokens]:
     """Mixed candidates of a gold sentence, kept while several systems are scored."""
     return mixed_candidates(tuple(sentence.source), error_options(sentence))
 
 
-def annotator_candidates(sentence: GoldSentence) -> list[Tokens]:
+def annotator_candidates(sentence: Gold) -> list[Tokens]:
     """--no-mix: one reference per annotator, plus the source if some annotator has no alt."""
     by_annotator: dict[int, list[Correction]] = {}
-    for error in sentence.errors:
+    for error in error_groups(sentence):
         for alt in error.alternatives:
             corrections = by_annotator.setdefault(alt.annotator, [])
             for edit in alt.edits:
@@ -401,7 +401,7 @@ class PreparedReferences:
 
 
 @lru_cache(maxsize=16384)
-def _prepared_candidates(sentence: GoldSentence, mix: bool) -> PreparedReferences:
+def _prepared_candidates(sentence: Gold, mix: bool) -> PreparedReferences:
     """The candidates of a gold sentence (mix: all combinations, which the caller has
     checked are few enough), kept while several systems are scored."""
     source = tuple(sentence.source)
@@ -468,12 +468,12 @@ class IMeasureResult:
 MAX_REACHABLE = 2_000_000  # distinct count totals kept while adding segments
 
 
-def _segment_cuts(sentence: GoldSentence, hypothesis: Tokens) -> tuple[list[int], list[int]]:
+def _segment_cuts(sentence: Gold, hypothesis: Tokens) -> tuple[list[int], list[int]]:
     """Source and hypothesis positions where the sentence can be cut: no gold correction
     touches the CUT_CONTEXT tokens on either side, and the hypothesis keeps them unchanged."""
     n = len(sentence.source)
     touched = [False] * (n + 1)
-    for error in sentence.errors:
+    for error in error_groups(sentence):
         for alt in error.alternatives:
             for edit in alt.edits:
                 lo, hi = min(edit.start, n), min(edit.end, n)
@@ -543,7 +543,7 @@ def _segment_options(source: Tokens, hypothesis: Tokens, options: tuple[tuple[Op
     return refs, PreparedReferences.build(source, refs).vectors(hypothesis)[:, FIELDS]
 
 
-def _segmented_search(sentence: GoldSentence, hypothesis: Tokens, options: list[list[Option]],
+def _segmented_search(sentence: Gold, hypothesis: Tokens, options: list[list[Option]],
                       selection: Selection, offset: np.ndarray | None, cap: int) -> SegmentChoice | None:
     """The best reference by independent segments, or None when the sentence does not cut
     into segments whose gold errors stay inside them or the totals are too many."""
@@ -632,7 +632,7 @@ def _local_search(source: Tokens, hypothesis: Tokens, options: Sequence[Sequence
 
 # ---------------------------------------------------------------- the corpus
 
-def score_imeasure(gold: Sequence[GoldSentence], hypotheses: Sequence[Sequence[str]], *,
+def score_imeasure(gold: Sequence[Gold], hypotheses: Sequence[Sequence[str]], *,
                    mix: bool = True, max_metric: str = "cwacc", opt: str = "sent",
                    beta: float = 1.0, w: float = 2.0, max_candidates: int = DEFAULT_MAX_CANDIDATES,
                    progress: bool = True) -> IMeasureResult:
@@ -744,13 +744,11 @@ def sentence_records(result: IMeasureResult) -> list[dict]:
 
 
 def gold_from_references(sources: Sequence[str], references: Sequence[Sequence[str]],
-                         extractor=None) -> list[GoldSentence]:
+                         extractor=None) -> list[Gold]:
     """An I-measure gold from plain-text references: each reference's ERRANT edits are one
     annotator, clustered into errors as the M2 converter does."""
     from gecscore.corpus import check_parallel
     from gecscore.extract.errant_edits import ErrantExtractor
-    from gecscore.io.ixml import gold_from_m2
-    from gecscore.io.m2 import M2Sentence
 
     check_parallel(sources, sources, references)
     extractor = extractor or ErrantExtractor()
@@ -761,5 +759,5 @@ def gold_from_references(sources: Sequence[str], references: Sequence[Sequence[s
     for number, (source, refs) in enumerate(zip(sources, references), start=1):
         annotations = {k: tuple(t.edits) for k, t in enumerate(targets[offset:offset + len(refs)])}
         offset += len(refs)
-        gold.append(gold_from_m2(M2Sentence(tuple(source.split()), annotations), str(number)))
+        gold.append(Gold(tuple(source.split()), annotations, 0, str(number)))
     return gold

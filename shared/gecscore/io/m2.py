@@ -8,40 +8,14 @@ file and line.
 from __future__ import annotations
 
 import warnings
-from dataclasses import dataclass
-from functools import cached_property
 from pathlib import Path
 from typing import Iterable, Iterator
 
 from gecscore.errors import M2FormatError
-from gecscore.types import Edit, Target, Tokens
+from gecscore.types import Edit, Gold, Target, Tokens
 
 NOOP_TYPE = "noop"
 DELETION = "-NONE-"
-
-
-@dataclass(frozen=True)
-class M2Sentence:
-    """One M2 block: the source and, per annotator id (ascending), that annotator's edits.
-
-    An annotator that only has a ``noop`` line maps to an empty edit list.
-    """
-
-    source: Tokens
-    annotations: dict[int, tuple[Edit, ...]]
-    line: int = 0
-
-    @cached_property
-    def _targets(self) -> tuple[Target, ...]:
-        if not self.annotations:
-            return (Target.unchanged(self.source, 0),)
-        return tuple(Target.from_edits(self.source, edits, annotator)
-                     for annotator, edits in self.annotations.items())
-
-    def targets(self) -> tuple[Target, ...]:
-        """One target per annotator; the unchanged source if the block has no A lines.
-        Built once and reused (a gold file is shared by every system scored against it)."""
-        return self._targets
 
 
 def _parse_correction(text: str) -> tuple[Tokens, ...]:
@@ -85,7 +59,7 @@ def _parse_edit(line: str, n_tokens: int, where: str, strict: bool = True) -> Ed
                 annotator=annotator)
 
 
-def parse_m2(lines: Iterable[str], path: str = "<m2>", strict: bool = True) -> Iterator[M2Sentence]:
+def parse_m2(lines: Iterable[str], path: str = "<m2>", strict: bool = True) -> Iterator[Gold]:
     """Yield the sentences of an M2 text given as lines.
 
     ``strict=False`` accepts edit spans past the end of the sentence (applied at the end,
@@ -95,10 +69,10 @@ def parse_m2(lines: Iterable[str], path: str = "<m2>", strict: bool = True) -> I
     start_line = 0
     annotations: dict[int, list[Edit]] = {}
 
-    def finish() -> M2Sentence:
+    def finish() -> Gold:
         ordered = {ann: tuple(e for e in annotations[ann] if e.type != NOOP_TYPE)
                    for ann in sorted(annotations)}
-        return M2Sentence(source, ordered, start_line)
+        return Gold(source, ordered, start_line)
 
     for number, raw in enumerate(lines, start=1):
         line = raw.rstrip("\r\n")
@@ -129,7 +103,7 @@ def parse_m2(lines: Iterable[str], path: str = "<m2>", strict: bool = True) -> I
         yield finish()
 
 
-def read_m2(path: str | Path, strict: bool = True) -> list[M2Sentence]:
+def read_m2(path: str | Path, strict: bool = True) -> list[Gold]:
     """Read an M2 file (UTF-8). See :func:`parse_m2` for ``strict``."""
     path = Path(path)
     with path.open(encoding="utf-8") as handle:

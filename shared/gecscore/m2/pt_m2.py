@@ -22,11 +22,10 @@ from dataclasses import dataclass, field
 from typing import Sequence
 
 from gecscore.m2.maxmatch import MAX_UNCHANGED_WORDS
-from gecscore.io.m2 import M2Sentence
 from gecscore.chunks.report import signature
 from gecscore.m2.scoring import (AnnotatorEdits, EditCounts, M2Result, aggregate,
                                  check_hypotheses, gold_annotations, m2_candidates)
-from gecscore.types import Edit, Target, Tokens
+from gecscore.types import Edit, Gold, Target, Tokens
 
 BASES = ("m2", "errant")
 SCORERS = ("none", "bertscore", "bartscore")
@@ -58,7 +57,7 @@ class PtM2Result(M2Result):
     stats: dict[str, int] = field(default_factory=dict)
 
 
-def errant_candidates(gold: Sequence[M2Sentence], hypotheses: Sequence[Target]
+def errant_candidates(gold: Sequence[Gold], hypotheses: Sequence[Target]
                       ) -> list[list[AnnotatorEdits]]:
     """PT-ERRANT candidates: distinct non-UNK triples on both sides, matched exactly."""
     check_hypotheses(gold, hypotheses)
@@ -102,7 +101,7 @@ def weighted_counts(candidate: AnnotatorEdits, weights: dict[EditKey, float]) ->
                       sum(weights[edit_key(e)] for e in candidate.gold))
 
 
-def weigh_candidates(gold: Sequence[M2Sentence], candidates: Sequence[Sequence[AnnotatorEdits]],
+def weigh_candidates(gold: Sequence[Gold], candidates: Sequence[Sequence[AnnotatorEdits]],
                      pair_scorer, level: str) -> list[list[WeightedCandidate]]:
     """Weights of every edit of every candidate, all pairs scored in one batch."""
     requests = []          # per sentence, per candidate: (keys, pseudo pairs, anchor pair)
@@ -134,7 +133,7 @@ def weigh_candidates(gold: Sequence[M2Sentence], candidates: Sequence[Sequence[A
     return weighted
 
 
-def score_pt_m2(gold: Sequence[M2Sentence], hypotheses: Sequence[Target], *, base: str = "m2",
+def score_pt_m2(gold: Sequence[Gold], hypotheses: Sequence[Target], *, base: str = "m2",
                 scorer: str = "bertscore", level: str = "corpus", beta: float = 0.5,
                 model: str | None = None, num_layers: int | None = None,
                 batch_size: int | None = None, device: str | None = None,
@@ -199,7 +198,7 @@ def _edit_record(edit: Edit, weights: dict[EditKey, float], source: Tokens) -> d
     return record
 
 
-def sentence_records(result: PtM2Result, gold: Sequence[M2Sentence]) -> list[dict]:
+def sentence_records(result: PtM2Result, gold: Sequence[Gold]) -> list[dict]:
     """One record per sentence: chosen annotator, its P/R/F and counts, and every system and
     gold edit with its weight and whether it is correct."""
     records = []
@@ -222,9 +221,9 @@ def sentence_records(result: PtM2Result, gold: Sequence[M2Sentence]) -> list[dic
     return records
 
 
-def gold_from_samples(samples) -> list[M2Sentence]:
+def gold_from_samples(samples) -> list[Gold]:
     """Gold sentences (one annotator per reference) from samples built from parallel text."""
-    return [M2Sentence(s.source, {(ref.annotator if ref.annotator is not None else k): ref.edits
+    return [Gold(s.source, {(ref.annotator if ref.annotator is not None else k): ref.edits
                                   for k, ref in enumerate(s.references)}, 0)
             for s in samples]
 
@@ -260,7 +259,7 @@ class _PairCollector:
         return [0.0] * len(pairs)
 
 
-def score_pt_m2_systems(gold: Sequence[M2Sentence], systems: dict[str, Sequence[Target]], *,
+def score_pt_m2_systems(gold: Sequence[Gold], systems: dict[str, Sequence[Target]], *,
                         base: str = "m2", scorer: str = "bertscore", level: str = "corpus",
                         pair_scorer=None, model: str | None = None, num_layers: int | None = None,
                         batch_size: int | None = None, device: str | None = None,

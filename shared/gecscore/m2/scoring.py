@@ -23,8 +23,7 @@ from tqdm.auto import tqdm
 from gecscore.errors import GecInputError
 from gecscore.m2.maxmatch import (MAX_UNCHANGED_WORDS, best_edit_sequence, build_lattice,
                                        match_edits)
-from gecscore.io.m2 import M2Sentence
-from gecscore.types import Edit, Tokens
+from gecscore.types import Edit, Gold, Tokens
 
 LEVELS = ("corpus", "sentence")
 
@@ -75,7 +74,7 @@ class AnnotatorEdits:
         return EditCounts(len(self.correct), len(self.system), len(self.gold))
 
 
-def gold_annotations(sentence: M2Sentence) -> dict[int, tuple[Edit, ...]]:
+def gold_annotations(sentence: Gold) -> dict[int, tuple[Edit, ...]]:
     """Annotator -> gold edits; one annotator (0) with no edits if the block has no A lines."""
     return dict(sentence.annotations) if sentence.annotations else {0: ()}
 
@@ -176,13 +175,13 @@ def aggregate(per_sentence: Sequence[Sequence[EditCounts]], level: str = "corpus
     return means, totals, choices
 
 
-def check_hypotheses(gold: Sequence[M2Sentence], hypotheses: Sequence[Sequence[str]]) -> None:
+def check_hypotheses(gold: Sequence[Gold], hypotheses: Sequence[Sequence[str]]) -> None:
     if len(gold) != len(hypotheses):
         raise GecInputError(f"the gold M2 has {len(gold)} sentences but there are "
                             f"{len(hypotheses)} hypotheses")
 
 
-def m2_candidates(gold: Sequence[M2Sentence], hypotheses: Sequence[Sequence[str]],
+def m2_candidates(gold: Sequence[Gold], hypotheses: Sequence[Sequence[str]],
                   max_unchanged_words: int = MAX_UNCHANGED_WORDS,
                   progress: bool = True) -> list[list[AnnotatorEdits]]:
     """MaxMatch candidates (one per annotator) of every sentence."""
@@ -201,7 +200,7 @@ def m2_options(level: str, beta: float, max_unchanged_words: int) -> dict[str, s
     return options
 
 
-def score_m2(gold: Sequence[M2Sentence], hypotheses: Sequence[Sequence[str]], *,
+def score_m2(gold: Sequence[Gold], hypotheses: Sequence[Sequence[str]], *,
              level: str = "corpus", beta: float = 0.5,
              max_unchanged_words: int = MAX_UNCHANGED_WORDS,
              candidates: Sequence[Sequence[AnnotatorEdits]] | None = None,

@@ -26,7 +26,8 @@ from pathlib import Path
 from typing import Iterator, Sequence
 
 from gecscore.errors import GecInputError
-from gecscore.io.m2 import M2Sentence, read_m2
+from gecscore.io.m2 import read_m2
+from gecscore.types import Gold
 from gecscore.types import Sample, Target
 
 REFERENCE_EDITS = ("m2", "errant")
@@ -74,7 +75,7 @@ class RefSet:
     """Gold sentences (source + each annotator's edits) shared by every system scored on them."""
 
     name: str
-    sentences: tuple[M2Sentence, ...]
+    sentences: tuple[Gold, ...]
     options: dict[str, str] = field(default_factory=dict)
     notes: tuple[str, ...] = ()
     ixml_path: Path | None = None             # I-measure XML gold of the full set, if any
@@ -109,7 +110,7 @@ class RefSet:
         return sum(1 for s in self.sentences for edits in s.annotations.values() if not edits)
 
 
-def read_m2_lenient(path: str | Path) -> tuple[list[M2Sentence], list[str]]:
+def read_m2_lenient(path: str | Path) -> tuple[list[Gold], list[str]]:
     """Read an M2 file accepting edit spans past the sentence end (SN-8GEC has a few): they
     apply at the end (see ``read_m2(strict=False)``); each one is returned as a note."""
     path = Path(path)
@@ -121,20 +122,20 @@ def read_m2_lenient(path: str | Path) -> tuple[list[M2Sentence], list[str]]:
     return sentences, [str(w.message) for w in caught]
 
 
-def fill_annotators(sentence: M2Sentence, n_annotators: int) -> M2Sentence:
+def fill_annotators(sentence: Gold, n_annotators: int) -> Gold:
     """Annotators 0..n-1 missing from the block become unchanged references."""
     annotations = {a: sentence.annotations.get(a, ()) for a in range(n_annotators)}
     extra = {a: e for a, e in sentence.annotations.items() if a not in annotations}
-    return M2Sentence(sentence.source, {**annotations, **extra}, sentence.line)
+    return Gold(sentence.source, {**annotations, **extra}, sentence.line)
 
 
-def exclude_unchanged(sentence: M2Sentence) -> M2Sentence:
+def exclude_unchanged(sentence: Gold) -> Gold:
     """Drop annotators without edits, unless all of them are without edits."""
     changed = {a: e for a, e in sentence.annotations.items() if e}
-    return M2Sentence(sentence.source, changed, sentence.line) if changed else sentence
+    return Gold(sentence.source, changed, sentence.line) if changed else sentence
 
 
-def reextract_with_errant(sentences: Sequence[M2Sentence], extractor=None) -> list[M2Sentence]:
+def reextract_with_errant(sentences: Sequence[Gold], extractor=None) -> list[Gold]:
     """Each annotator's corrected sentence re-extracted into ERRANT edits."""
     from gecscore.extract.errant_edits import ErrantExtractor
 
@@ -145,7 +146,7 @@ def reextract_with_errant(sentences: Sequence[M2Sentence], extractor=None) -> li
     annotations: list[dict[int, tuple]] = [{} for _ in sentences]
     for (i, a, _, _), target in zip(pairs, targets):
         annotations[i][a] = tuple(e for e in target.edits)
-    return [M2Sentence(s.source, annotations[i], s.line) for i, s in enumerate(sentences)]
+    return [Gold(s.source, annotations[i], s.line) for i, s in enumerate(sentences)]
 
 
 def load_refset(name_or_path: str | Path, data_dir: str | Path | None = None, *,
