@@ -111,12 +111,12 @@ def bench_pt(gold, hypotheses, candidates, human, systems, args) -> None:
 
 
 def bench_cleme2(conll: Path, human, systems, args) -> None:
-    from gecscore.corpus import load_m2_samples
+    from gecscore.chunks.samples import load_m2_samples
     from gecscore.chunks.evaluation import partition_corpus
     from gecscore.chunks.cleme2 import score_cleme2
-    from gecscore.models.similarity import similarity_chunk_weigher
+    from gecscore.chunks.similarity_weights import SimilarityChunkWeigher
 
-    weigher = similarity_chunk_weigher(args.model, args.num_layers, args.batch_size, args.device)
+    weigher = SimilarityChunkWeigher(args.model, args.num_layers, args.batch_size, args.device)
     start = time.perf_counter()
     results: dict[tuple[str, str, str], dict[str, float]] = {}
     for s in systems:

@@ -32,3 +32,10 @@ def offline_hub(monkeypatch):
     """No Hugging Face Hub or datasets access in the test (evaluate.load of a local module)."""
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     monkeypatch.setenv("HF_DATASETS_OFFLINE", "1")
+
+
+def library_result(name: str, sources, predictions, references, **options) -> dict:
+    """The contract dictionary of ``gecscore.load(name, **options)`` on parallel text."""
+    import gecscore
+
+    return gecscore.load(name, **options).compute(sources, predictions, references).as_dict()

@@ -28,7 +28,8 @@ def test_cleme2_json_contract_from_text(capsys, tmp_path):
     per_sentence = tmp_path / "sentences.jsonl"
     result = run_json(capsys, "cleme2", *TEXT_INPUTS, "--per-sentence", str(per_sentence))
     assert result["metric"] == "cleme2"
-    assert result["signature"].startswith("cleme2|level:corpus|assumption:dep|weighting:none|alpha:0.45,0.35,0.15,0.05|v:")
+    assert result["signature"].startswith("cleme2|level:corpus|assumption:dep|weighting:none|alpha:0.45,0.35,0.15,0.05|"
+                                          "tok:no|refs:2|gold:errant|errant:3.0.2|spacy:")
     for key in ("score", "hit", "wrong", "under", "over", "tp", "fp_ne", "fp_un", "fn"):
         assert isinstance(result[key], float)
     records = [json.loads(line) for line in per_sentence.read_text().splitlines()]
@@ -44,18 +45,26 @@ def test_cleme2_json_contract_from_text(capsys, tmp_path):
 
 def test_cleme_json_contract_and_m2_inputs(capsys, tmp_path):
     from gecscore.io.m2 import format_m2
-    from gecscore.corpus import samples_from_text
-    samples = samples_from_text(*example_corpus())
+    import gecscore
+
+    sources, hyps, refs = example_corpus()
+    metric = gecscore.load("cleme")
+    prepared = metric.prepare_text(sources, refs)
+    samples = metric.samples(prepared, metric.hypotheses(prepared, hyps)[0])
     gold, hyp = tmp_path / "gold.m2", tmp_path / "hyp.m2"
     gold.write_text("\n".join(format_m2(s.source, s.references) for s in samples))
     hyp.write_text("\n".join(format_m2(s.source, [s.hypothesis]) for s in samples))
     from_m2 = run_json(capsys, "cleme", "--m2", str(gold), "--hyp-m2", str(hyp))
     from_text = run_json(capsys, "cleme", *TEXT_INPUTS)
     assert set(from_m2) == {"metric", "signature", "score", "p", "r", "f", "tp", "fp", "fn", "tn"}
-    assert from_m2["signature"].startswith("cleme|level:corpus|assumption:dep|weighting:length|v:")
-    assert from_m2 == from_text
+    # the same numbers; the signatures say where the gold and hypothesis edits came from
+    assert from_m2["signature"] == f"cleme|level:corpus|assumption:dep|weighting:length|beta:0.5|tok:no|refs:2|gold:m2|v:{gecscore.__version__}"
+    assert "|gold:errant|errant:" in from_text["signature"]
+    without_signature = lambda result: {k: v for k, v in result.items() if k != "signature"}
+    assert without_signature(from_m2) == without_signature(from_text)
     mixed = run_json(capsys, "cleme", "--m2", str(gold), "--hyp", str(EX / "hypothesis.txt"))
-    assert mixed == from_text
+    assert without_signature(mixed) == without_signature(from_text)
+    assert "|gold:m2|errant:" in mixed["signature"]
 
 
 def test_readable_table_without_json(capsys):
@@ -91,7 +100,7 @@ def test_malformed_m2_names_file_and_line(tmp_path, capsys):
 
 def test_missing_inputs_and_unknown_option(capsys):
     assert main(["cleme2", "--hyp", "x.txt"]) == 2
-    assert "give --m2 GOLD --hyp HYP" in capsys.readouterr().err
+    assert "give exactly one gold: --m2 GOLD.m2, --xml GOLD.xml or --src SRC.txt --ref REF.txt" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         main(["cleme2", *TEXT_INPUTS, "--weighting", "magic"])
 

@@ -24,7 +24,7 @@ from gecscore.cli import main
 from gecscore.judge import Judge, JudgeCache, OpenAIChatBackend, RetryPolicy, Sampling, TransformersBackend
 from gecscore.judge.parsing import JudgeOutputError
 from gecscore.dsgram.scorer import (FALLBACK_FAILED, FALLBACK_INCONSISTENT, FALLBACK_UNPARSED, WEIGHTS_AHP,
-                                     parse_judgment_matrix, parse_sub_scores, result_dict, score_dsgram,
+                                     parse_judgment_matrix, parse_sub_scores, result_values, score_dsgram,
                                      sentence_records)
 
 REPO = Path(__file__).resolve().parent.parent
@@ -153,7 +153,7 @@ def test_scores_weights_and_fallbacks_by_hand():
     with JudgeServer(script) as server:
         result = score_dsgram(["a", "b", "c", "d"], ["A", "B", "C", "D"], judge_for(server))
         assert server.requests == 16
-    out = result_dict(result)
+    out = result_values(result)
     assert out["score"] == pytest.approx((7.75 + 8 + 5.6) / 3)
     assert (out["semantic_coherence"], out["edit_level"], out["fluency"]) == pytest.approx((6, 20 / 3, 9))
     assert out["weights"] == pytest.approx({"semantic_coherence": 0.411111, "edit_level": 0.327778,
@@ -169,26 +169,34 @@ def test_scores_weights_and_fallbacks_by_hand():
     assert np.allclose(records[3]["matrix"], [[1, 1, 2], [1, 1, 2], [0.5, 0.5, 1]])
     assert records[3]["weights"] == pytest.approx({"semantic_coherence": 0.4, "edit_level": 0.4, "fluency": 0.2})
     assert "outside 1-10" in records[3]["problems"][0]
-    assert out["signature"].startswith("dsgram|weights:dynamic|backend:openai|model:m|temperature:0.6|top_p:0.7|")
+    assert signature_of(result).startswith("dsgram|weights:dynamic|backend:openai|model:m|temperature:0.6|top_p:0.7|")
+
+
+def signature_of(result) -> str:
+    """The signature the metric seam gives a DSGram result (its options, from the judge)."""
+    from gecscore.metric import Signature
+
+    return str(Signature("dsgram", tuple(result.options.items())))
 
 
 def test_equal_weights_ask_no_matrix():
     # (8 + 6 + 9) / 3 = 7.666667 and (6 + 8 + 10) / 3 = 8: mean 7.833333.
     script = Script({("scores", "A"): ok(scores_answer(8, 6, 9, 8)), ("scores", "B"): ok(scores_answer(6, 8, 10, 7))})
     with JudgeServer(script) as server:
-        out = result_dict(score_dsgram(["a", "b"], ["A", "B"], judge_for(server), weights="equal"))
+        result = score_dsgram(["a", "b"], ["A", "B"], judge_for(server), weights="equal")
+        out = result_values(result)
         assert server.requests == 2
     assert out["score"] == pytest.approx((23 / 3 + 8) / 2)
     assert out["weights"] == pytest.approx({k: 1 / 3 for k in ("semantic_coherence", "edit_level", "fluency")})
-    assert out["n_inconsistent"] == 0 and "weights:equal" in out["signature"]
+    assert out["n_inconsistent"] == 0 and "weights:equal" in signature_of(result)
 
 
 def test_judge_counts_are_per_run_with_a_shared_judge():
     script = Script({("scores", "A"): ok(scores_answer(8, 6, 9, 8)), ("matrix", "A"): ok(matrix_answer(W_HALF))})
     with JudgeServer(script) as server:
         judge = judge_for(server, JudgeCache(":memory:"))
-        first = result_dict(score_dsgram(["a"], ["A"], judge))["judge"]
-        second = result_dict(score_dsgram(["a"], ["A"], judge))["judge"]
+        first = result_values(score_dsgram(["a"], ["A"], judge))["judge"]
+        second = result_values(score_dsgram(["a"], ["A"], judge))["judge"]
         assert server.requests == 2
     assert (first["requests"], first["answered"], first["cache_hits"]) == (2, 2, 0)
     assert (second["requests"], second["answered"], second["cache_hits"]) == (2, 0, 2)
@@ -200,7 +208,7 @@ def test_reasks_are_bounded():
     with JudgeServer(script) as server:
         result = score_dsgram(["a"], ["A"], judge_for(server), max_reasks=1)
         assert server.requests == 4
-    out = result_dict(result)
+    out = result_values(result)
     assert out["score"] is None and out["n_failed"] == 1 and out["n_inconsistent"] == 0
     assert result.sentences[0].weight_source == FALLBACK_UNPARSED
 
@@ -216,7 +224,7 @@ def test_transport_failures_are_counted_not_reasked():
         judge = judge_for(server, timeout=0.2)
         result = score_dsgram(["a", "b"], ["A", "B"], judge)
         assert server.requests == 3 + 3 + 2
-    out = result_dict(result)
+    out = result_values(result)
     assert out["score"] == 5.0 and out["n_failed"] == 1
     assert out["judge"]["failures"] == {"HTTP 500": 1, "timeout": 1}
     assert result.sentences[0].weight_source == FALLBACK_FAILED
@@ -326,10 +334,10 @@ def test_dsgram_with_a_tiny_local_model(tmp_path):
     judge = Judge(backend, JudgeCache(tmp_path / "t.sqlite"), progress=False)
     result = score_dsgram(["He go home .", "She like it ."], ["He goes home .", "She likes it ."], judge,
                           sampling=Sampling(0.6, 0.7, 6), max_reasks=1)
-    out = result_dict(result)
+    out = result_values(result)
     assert out["n_failed"] == 2 and out["score"] is None and out["n_weights_fallback"] == 2
     assert out["judge"]["answered"] == 8 and out["judge"]["failed"] == 0
-    assert "backend:transformers|model:tiny-llama" in out["signature"]
+    assert "backend:transformers|model:tiny-llama" in signature_of(result)
 
 
 # ------------------------------------------------------------------ the human strings

@@ -42,7 +42,7 @@ def test_contract_and_values(metric):
     assert result["score"] == 1.0 and result["correction"]["fp"] == 0
     assert set(result["correction"]) == {"tp", "tn", "fp", "fn", "fpn", "p", "r", "f", "acc", "acc_base",
                                          "wacc", "wacc_base", "i"}
-    assert result["signature"].startswith("imeasure|mix:yes|max:cwacc|opt:sent|beta:1|w:2|v:")
+    assert result["signature"].startswith("imeasure|mix:yes|max:cwacc|opt:sent|beta:1|w:2|tok:no|refs:2|gold:errant|errant:")
     # the do-nothing system scores exactly 0
     unchanged = metric.compute(sources=sources, predictions=sources, references=references, no_mix=True)
     assert unchanged["score"] == 0.0 and "mix:no" in unchanged["signature"]

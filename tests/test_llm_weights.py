@@ -12,7 +12,7 @@ from judge_server import JudgeServer, Reply, request_kind, request_subject, tiny
 from gecscore.judge import EDIT_WEIGHT_SAMPLING, Judge, JudgeCache, OpenAIChatBackend, RetryPolicy, TransformersBackend
 from gecscore.judge.parsing import JudgeOutputError
 from gecscore.judge.prompts import EDIT_WEIGHT_PROMPT
-from gecscore.chunks.report import result_dict
+from gecscore.chunks.report import result_values
 from gecscore.chunks.cleme2 import score_cleme2
 from gecscore.types import Chunk, Sample, Target
 from gecscore.chunks.llm_weights import format_edit, llm_chunk_weigher, parse_edit_weight
@@ -75,11 +75,11 @@ def test_weights_and_cleme2_scores_by_hand():
         weigher = llm_chunk_weigher(judge_for(server))
         result = score_cleme2([sample_1(), sample_2()], weighting="llm", weigher=weigher)
         assert server.requests == 7
-    out = result_dict(result)
+    out = result_values(result)
     assert (out["tp"], out["fp_ne"], out["fp_un"], out["fn"], out["tn"]) == (4, 5, 3, 5, 6)
     assert out["score"] == pytest.approx(0.4875)
     assert (out["hit"], out["wrong"], out["under"], out["over"]) == pytest.approx((4 / 14, 5 / 14, 5 / 14, 0.25))
-    assert "weighting:llm" in out["signature"]
+    assert result.options["weighting"] == "llm" and result.options["weights"].startswith("judge:")
     assert [c.weights for s in result.chunks for c in s.candidates] == [
         (5.0, 1.0, 3.0, 1.0, 2.0, 1.0), (1.0, 4.0, 1.0, 2.0, 1.0, 1.0)]
     assert weigher.failures == []
@@ -101,7 +101,7 @@ def test_unusable_ratings_fall_back_to_one_and_are_counted():
     ratings = Ratings({"go -> went": ["very important"], "∅ -> the": ["2"], ". -> !": ["1"]})
     with JudgeServer(ratings) as server:
         weigher = llm_chunk_weigher(judge_for(server))
-        out = result_dict(score_cleme2([sample_2()], weighting="llm", weigher=weigher))
+        out = result_values(score_cleme2([sample_2()], weighting="llm", weigher=weigher))
         assert ratings.asked[("She go to school yesterday .", "go -> went")] == 3
         assert server.requests == 5
     assert (out["tp"], out["fp_un"], out["over"]) == (1, 3, pytest.approx(0.75))
@@ -115,7 +115,7 @@ def test_transport_failure_weighs_one():
 
     with JudgeServer(down) as server:
         weigher = llm_chunk_weigher(judge_for(server))
-        out = result_dict(score_cleme2([sample_2()], weighting="llm", weigher=weigher))
+        out = result_values(score_cleme2([sample_2()], weighting="llm", weigher=weigher))
         assert server.requests == 3 * 2  # three edits, each tried twice (one retry), no re-ask
     assert (out["tp"], out["fp_un"]) == (1, 2)
     assert len(weigher.failures) == 3 and all("HTTP 503" in f.problem for f in weigher.failures)
@@ -142,7 +142,7 @@ def test_each_edit_is_asked_once_and_fn_uses_the_reference_chunk():
         unchanged = Sample(sample.source, Target.unchanged(sample.source), sample.references, 0)
         ind = score_cleme2([unchanged], weighting="llm", assumption="ind", weigher=weigher)
         assert ind.chunks[0].candidates[0].weights == (1.0, 4.0, 1.0)
-        assert result_dict(ind)["fn"] == 4
+        assert result_values(ind)["fn"] == 4
         assert server.requests == 3
 
 

@@ -104,7 +104,7 @@ def test_cli_scorer_none(tmp_path, capsys):
     args = ["pt_m2", "--m2", str(tmp_path / "gold.m2"), "--hyp", str(tmp_path / "hyp.txt"), "--scorer", "none"]
     assert main([*args, "--json"]) == 0
     result = json.loads(capsys.readouterr().out)
-    assert result["signature"].startswith("pt_m2|base:m2|scorer:none|level:corpus|beta:0.5|v:")
+    assert result["signature"].startswith("pt_m2|base:m2|scorer:none|level:corpus|beta:0.5|max_unchanged_words:2|tok:no|refs:var|gold:m2|v:")
     assert (result["score"], result["p"], result["r"]) == (0.75, 0.75, 0.75)
     assert (result["correct"], result["proposed"], result["gold"]) == (3, 4, 4)
     assert main([*args, "--level", "sentence", "--per-sentence", str(tmp_path / "s.jsonl")]) == 0
@@ -115,7 +115,7 @@ def test_cli_scorer_none(tmp_path, capsys):
     (tmp_path / "short.txt").write_text("a\n", encoding="utf-8")
     assert main(["pt_m2", "--m2", str(tmp_path / "gold.m2"), "--hyp", str(tmp_path / "short.txt"),
                  "--scorer", "none"]) == 2
-    assert "1 lines but the gold M2 has 4 sentences" in capsys.readouterr().err
+    assert "1 lines but the gold has 4" in capsys.readouterr().err
 
 
 # ---- real data (skipped without GEC_DATA) ----

@@ -104,7 +104,7 @@ def test_similarity_configurations_record_the_model(tiny):
 
 def test_judge_configurations_against_the_test_server(tiny, tmp_path):
     from gecscore.judge.factory import build_judge
-    from gecscore.dsgram.scorer import result_dict, score_dsgram
+    from gecscore.dsgram.scorer import result_values, score_dsgram
 
     refset, systems = tiny
     configure(RunOptions())
@@ -121,7 +121,7 @@ def test_judge_configurations_against_the_test_server(tiny, tmp_path):
         # DSGram through the leaderboard equals DSGram called directly (answers come from the cache)
         judge = build_judge("openai", "sim", base_url=server.base_url, cache=tmp_path / "cache.sqlite",
                             progress=False)
-        direct = {s.name: result_dict(score_dsgram(refset.sources, SYSTEMS[s.name], judge))["score"]
+        direct = {s.name: result_values(score_dsgram(refset.sources, SYSTEMS[s.name], judge))["score"]
                   for s in systems}
         judge.close()
         assert server.requests == asked

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from gecscore.corpus import load_m2_samples, samples_from_m2_and_text
+from gecscore.chunks.samples import load_m2_samples, samples_from_m2_and_text
 from gecscore.io.m2 import read_m2
 from gecscore.io.text import read_lines
 from gecscore.chunks.evaluation import partition_corpus

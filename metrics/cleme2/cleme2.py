@@ -3,9 +3,9 @@
 A thin evaluate wrapper: all the work is done by the gecscore library.
 """
 import evaluate
+from gecscore.evaluate_info import compute
 from gecscore.evaluate_info import gec_metric_info
-from gecscore.api import cleme2_from_text
-from gecscore.api import cleme_from_text
+from gecscore.evaluate_info import options_description
 
 _CITATION = """\
 @misc{ye-etal-2024-cleme2,
@@ -37,19 +37,9 @@ Args:
     sources (list of str): source sentences (tokenised, space-separated).
     predictions (list of str): system outputs.
     references (list of list of str): one or more corrected references per source.
-    level (str): "corpus" (default) or "sentence" (mean of sentence scores).
-    assumption (str): "dep" (default; references judged one at a time) or "ind" (any reference).
-    weighting (str): "none" (default for cleme2), "length" (default for cleme), "similarity"
-        (BERTScore, CLEME2.0-sim) or "llm" (1-5 ratings from an LLM judge).
-    model, num_layers, batch_size, device: the BERTScore model for "similarity" (default
-        bert-base-uncased, layer 9) or the judge model for "llm".
-    backend, base_url, api_key_env, cache, concurrency: the judge for "llm" (OpenAI-compatible
-        endpoint by default; the key is read from the environment variable api_key_env).
-    alpha (str or list of 4 floats): trade-off factors; default by level
-        (corpus 0.45,0.35,0.15,0.05; sentence 0.35,0.25,0.20,0.20).
-    metric (str): "cleme2" (default) or "cleme" (P/R/F0.5).
-    beta (float): F beta for metric="cleme" (default 0.5).
-    tokenize (bool): tokenise the text with spaCy first (default False).
+    metric (str): "cleme2" (default) or "cleme" (chunk P/R/F_beta, length weighting by default).
+    Options of cleme2 (cleme has beta instead of alpha; its weighting default is "length"):
+""" + options_description("cleme2", "        ") + """
 Returns:
     cleme2: score, hit, wrong, under, over, tp, fp_ne, fp_un, fn, tn, signature.
     cleme: score (= f), p, r, f, tp, fp, fn, tn, signature.
@@ -70,17 +60,8 @@ class Cleme2(evaluate.Metric):
             codebase_urls=["https://github.com/THUKElab/CLEME"],
         )
 
-    def _compute(self, sources, predictions, references, level="corpus", assumption="dep",
-                 weighting=None, alpha=None, metric="cleme2", beta=0.5, tokenize=False,
-                 model=None, num_layers=None, batch_size=None, device=None, backend="openai",
-                 base_url=None, api_key_env="OPENAI_API_KEY", cache=None, concurrency=8):
-        models = {"model": model, "num_layers": num_layers, "batch_size": batch_size, "device": device,
-                  "backend": backend, "base_url": base_url, "api_key_env": api_key_env, "cache": cache,
-                  "concurrency": concurrency}
-        if metric == "cleme2":
-            return cleme2_from_text(sources, predictions, references, level=level, assumption=assumption,
-                                    weighting=weighting or "none", alpha=alpha, tokenize=tokenize, **models)
-        if metric == "cleme":
-            return cleme_from_text(sources, predictions, references, level=level, assumption=assumption,
-                                   weighting=weighting or "length", beta=beta, tokenize=tokenize, **models)
-        raise ValueError(f"unknown metric {metric!r}; expected 'cleme2' or 'cleme'")
+    def _compute(self, sources, predictions, references, metric="cleme2", **options):
+        """Options are the config's (gecscore.chunks.metric): defaults and checks live there."""
+        if metric not in ("cleme2", "cleme"):
+            raise ValueError(f"unknown metric {metric!r}; expected 'cleme2' or 'cleme'")
+        return compute(metric, sources, predictions, references, options)

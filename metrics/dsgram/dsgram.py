@@ -3,8 +3,9 @@
 A thin evaluate wrapper: all the work is done by the gecscore library.
 """
 import evaluate
+from gecscore.evaluate_info import compute
 from gecscore.evaluate_info import gec_metric_info
-from gecscore.dsgram.scorer import dsgram_from_text
+from gecscore.evaluate_info import options_description
 
 _CITATION = """\
 @misc{xie-etal-2024-dsgram,
@@ -30,17 +31,7 @@ Args:
     sources (list of str): source sentences.
     predictions (list of str): system outputs.
     references (list of list of str, optional): ignored (DSGram is reference-free).
-    backend (str): "openai" (default; any OpenAI-compatible endpoint) or "transformers".
-    model (str): judge model (default "gpt-4o" for openai; a path or Hub id for transformers).
-    base_url (str): chat-completions base URL (default $OPENAI_BASE_URL or the OpenAI API).
-    api_key_env (str): environment variable holding the API key (default "OPENAI_API_KEY").
-    cache (str): SQLite answer cache (default $GECSCORE_JUDGE_CACHE or ~/.cache/gecscore/judge.sqlite).
-    no_cache (bool): neither read nor write the cache (default False).
-    concurrency (int): requests in flight (default 8).
-    weights (str): "dynamic" (AHP, default) or "equal" (1/3 each).
-    timeout (float), max_retries (int), max_reasks (int): per-request limits (60 s, 4, 3).
-    temperature, top_p, max_tokens: sampling (the paper's 0.6, 0.7, 512).
-    device (str), batch_size (int): transformers backend only.
+""" + options_description("dsgram") + """
 Returns:
     score (mean weighted score, 0-10), semantic_coherence, edit_level, fluency (means), weights
     (mean AHP weights), n_inconsistent, n_failed, overall, n_sentences, n_weights_fallback,
@@ -81,12 +72,6 @@ class Dsgram(evaluate.Metric):
             reference = []
         return super().add(prediction=prediction, reference=reference, **kwargs)
 
-    def _compute(self, sources, predictions, references=None, backend="openai", model=None, base_url=None,
-                 api_key_env="OPENAI_API_KEY", cache=None, no_cache=False, concurrency=8, weights="dynamic",
-                 timeout=60.0, max_retries=4, max_reasks=3, temperature=0.6, top_p=0.7, max_tokens=512,
-                 device=None, batch_size=8):
-        return dsgram_from_text(sources, predictions, backend=backend, model=model, base_url=base_url,
-                                api_key_env=api_key_env, cache=cache, no_cache=no_cache,
-                                concurrency=concurrency, weights=weights, timeout=timeout,
-                                max_retries=max_retries, max_reasks=max_reasks, temperature=temperature,
-                                top_p=top_p, max_tokens=max_tokens, device=device, batch_size=batch_size)
+    def _compute(self, sources, predictions, references=None, **options):
+        """Options are the config's (gecscore.dsgram.metric): defaults and checks live there."""
+        return compute("dsgram", sources, predictions, None, options)

@@ -5,12 +5,9 @@ errors as in the M2 -> XML converter, the annotators' corrections are mixed erro
 and the hypothesis is scored on a 3-way token alignment (source, hypothesis, reference).
 """
 import evaluate
+from gecscore.evaluate_info import compute
 from gecscore.evaluate_info import gec_metric_info
-import gecscore
-from gecscore.imeasure.scorer import DEFAULT_MAX_CANDIDATES
-from gecscore.imeasure.scorer import gold_from_references
-from gecscore.imeasure.scorer import result_dict
-from gecscore.imeasure.scorer import score_imeasure
+from gecscore.evaluate_info import options_description
 
 _CITATION = """\
 @inproceedings{felice-briscoe-2015-towards,
@@ -35,13 +32,7 @@ Args:
     sources: source sentences (whitespace-tokenised strings).
     predictions: corrected sentences (whitespace-tokenised strings).
     references: per source, a list of corrected references (each one annotator).
-    no_mix: one reference per annotator instead of mixing their corrections (default False).
-    max: metric maximised when choosing a reference per sentence (default "cwacc").
-    opt: "sent" (default) or "corpus".
-    beta: F beta (default 1.0).
-    w: weight of TP and FP in WAcc (default 2.0).
-    max_candidates: reference combinations enumerated per sentence (default 16384).
-    tokenize: run spaCy tokenisation on all texts first (default False).
+""" + options_description("imeasure") + """
 Returns:
     score: correction I; detection and correction: {tp, tn, fp, fn, fpn, p, r, f, acc,
     acc_base, wacc, wacc_base, i}; metric; signature.
@@ -63,21 +54,6 @@ class IMeasure(evaluate.Metric):
             reference_urls=["https://aclanthology.org/N15-1060/"],
         )
 
-    def _compute(self, sources, predictions, references, no_mix=False, max="cwacc", opt="sent",
-                 beta=1.0, w=2.0, max_candidates=DEFAULT_MAX_CANDIDATES, tokenize=False):
-        from gecscore.corpus import check_parallel
-        from gecscore.extract.errant_edits import ErrantExtractor
-
-        check_parallel(sources, predictions, references)
-        extractor = ErrantExtractor(progress=False)
-        if tokenize:
-            sources = extractor.tokenize(sources)
-            predictions = extractor.tokenize(predictions)
-            references = [extractor.tokenize(refs) for refs in references]
-        gold = gold_from_references(sources, references, extractor)
-        result = score_imeasure(gold, [p.split() for p in predictions], mix=not no_mix,
-                                max_metric=max, opt=opt, beta=beta, w=w,
-                                max_candidates=max_candidates, progress=False)
-        out = result_dict(result)
-        out["version"] = gecscore.__version__
-        return out
+    def _compute(self, sources, predictions, references, **options):
+        """Options are the config's (gecscore.imeasure.metric): defaults and checks live there."""
+        return compute("imeasure", sources, predictions, references, options)

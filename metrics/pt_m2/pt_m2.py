@@ -3,8 +3,9 @@
 A thin evaluate wrapper: all the work is done by the gecscore library.
 """
 import evaluate
+from gecscore.evaluate_info import compute
 from gecscore.evaluate_info import gec_metric_info
-from gecscore.m2.pt_m2 import pt_m2_from_text
+from gecscore.evaluate_info import options_description
 
 _CITATION = """\
 @inproceedings{gong-etal-2022-revisiting,
@@ -39,17 +40,7 @@ Args:
     sources (list of str): source sentences (tokenised, space-separated).
     predictions (list of str): system outputs.
     references (list of list of str): one or more corrected references per source.
-    base (str): "m2" (default; MaxMatch system edits) or "errant" (ERRANT edits).
-    scorer (str): "bertscore" (default), "bartscore" or "none" (unweighted M2 / ERRANT).
-    level (str): "corpus" (default) or "sentence" (mean of sentence F_beta).
-    beta (float): F beta (default 0.5).
-    model (str): model name or local directory (default bert-base-uncased;
-        facebook/bart-base for bartscore).
-    num_layers (int): BERTScore layer (default: the model's, 9 for bert-base-uncased).
-    batch_size (int): model batch size.
-    device (str): torch device (default cuda when available, else cpu).
-    max_unchanged_words (int): MaxMatch, unchanged tokens allowed inside one edit (default 2).
-    tokenize (bool): tokenise the text with spaCy first (default False).
+""" + options_description("pt_m2") + """
 Returns:
     score (F_beta), p, r, correct, proposed, gold (weighted sums), signature.
 Examples:
@@ -69,10 +60,6 @@ class PtM2(evaluate.Metric):
             codebase_urls=["https://github.com/pygongnlp/PT-M2"],
         )
 
-    def _compute(self, sources, predictions, references, base="m2", scorer="bertscore",
-                 level="corpus", beta=0.5, model=None, num_layers=None, batch_size=None,
-                 device=None, max_unchanged_words=2, tokenize=False):
-        return pt_m2_from_text(sources, predictions, references, base=base, scorer=scorer,
-                               level=level, beta=beta, model=model, num_layers=num_layers,
-                               batch_size=batch_size, device=device,
-                               max_unchanged_words=max_unchanged_words, tokenize=tokenize)
+    def _compute(self, sources, predictions, references, **options):
+        """Options are the config's (gecscore.m2.metric): defaults and checks live there."""
+        return compute("pt_m2", sources, predictions, references, options)

@@ -16,3 +16,16 @@ class M2FormatError(GecInputError):
 
 class MissingModelError(RuntimeError):
     """A model the metric needs is not installed; the message says how to install it."""
+
+
+class GecOptionError(GecInputError):
+    """A bad option value. ``option`` is the option's Python name; each entry point shows it in
+    its own vocabulary (``alpha`` to a Python or evaluate user, ``--alpha`` on the command line)."""
+
+    def __init__(self, option: str, message: str):
+        self.option = option
+        self.detail = message
+        super().__init__(message, option)
+
+    def for_cli(self) -> str:
+        return f"--{self.option.replace('_', '-')}: {self.detail}"

@@ -210,3 +210,31 @@ class ChunkPartition:
     def hypothesis_lengths(self) -> tuple[int, ...]:
         """``Chunk.length`` of each hypothesis chunk (what length weighting reads)."""
         return tuple(chunk.length for chunk in self.hypothesis)
+
+
+GOLD_ORIGINS = ("m2", "xml", "errant", "none")
+
+
+@dataclass(frozen=True)
+class GoldCorpus:
+    """The gold of a corpus and where its edits come from (a fact of every signature).
+
+    ``origin``: ``m2`` (an M2 file's edits), ``xml`` (an I-measure XML gold), ``errant`` (ERRANT
+    on plain-text references) or ``none`` (sources only: reference-free metrics).
+    """
+
+    sentences: tuple[Gold, ...]
+    origin: str
+    path: str = ""
+
+    def __len__(self) -> int:
+        return len(self.sentences)
+
+    @property
+    def sources(self) -> list[str]:
+        return [" ".join(sentence.source) for sentence in self.sentences]
+
+    def references_label(self) -> str:
+        """The number of references (annotators) per sentence, or ``var`` when it varies."""
+        counts = {max(1, len(sentence.annotations)) for sentence in self.sentences}
+        return str(counts.pop()) if len(counts) == 1 else ("var" if counts else "0")

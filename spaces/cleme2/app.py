@@ -4,12 +4,9 @@ Runs from the repository or from a published Space folder; needs only ``gecscore
 """
 import gradio as gr
 
+import gecscore
 from gecscore.chunks.evaluation import WEIGHTINGS
-from gecscore.chunks.report import result_dict
-from gecscore.chunks.report import sentence_records
-from gecscore.chunks.cleme import score_cleme
 from gecscore.chunks.cleme2 import DEFAULT_ALPHAS
-from gecscore.chunks.cleme2 import score_cleme2
 from gecscore.spaces import chunks_view
 from gecscore.spaces.examples import FOUR_LABELS
 from gecscore.spaces.examples import THREE_SENTENCES
@@ -17,7 +14,7 @@ from gecscore.spaces.framework import MetricSpace
 from gecscore.spaces.framework import Outcome
 from gecscore.spaces.framework import build_demo
 from gecscore.spaces.framework import launch
-from gecscore.spaces.inputs import samples_of
+from gecscore.spaces.inputs import score_request
 from gecscore.spaces.render import Bar
 from gecscore.spaces.render import bar_chart_html
 
@@ -47,18 +44,19 @@ def build_options() -> list:
 
 
 def compute(corpus, metric, level, assumption, weighting, alpha, beta, tokenize) -> Outcome:
-    samples = samples_of(corpus, bool(tokenize))
-    common = dict(level=level, assumption=assumption, weighting=weighting)
+    options = dict(level=level, assumption=assumption, weighting=weighting, tokenize=bool(tokenize))
     if metric == "cleme2":
-        result = score_cleme2(samples, alpha=(alpha or "").strip() or None, **common)
-        contract = result_dict(result)
+        options["alpha"] = (alpha or "").strip() or None
+    else:
+        options["beta"] = float(beta)
+    result = score_request(gecscore.load(metric, **options), corpus)
+    contract = result.as_dict()
+    if metric == "cleme2":
         chart = chunks_view.ratio_chart(contract)
     else:
-        result = score_cleme(samples, beta=float(beta), **common)
-        contract = result_dict(result)
         chart = bar_chart_html([Bar(k, contract[k], "#4263eb", "higher is better") for k in ("p", "r", "f")],
                                "Corpus: chunk precision / recall / F")
-    return Outcome(contract, chart, sentence_records(result))
+    return Outcome(contract, chart, result.records())
 
 
 def build_view() -> list:

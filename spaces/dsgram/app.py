@@ -14,12 +14,10 @@ from gecscore.judge.backends import TransformersBackend
 from gecscore.judge.runner import Judge
 from gecscore.judge.runner import RetryPolicy
 from gecscore.judge.types import DSGRAM_SAMPLING
-from gecscore.judge.types import Sampling
+from gecscore.dsgram.metric import DsgramConfig
+from gecscore.dsgram.metric import DsgramMetric
 from gecscore.dsgram.scorer import MAX_REASKS
 from gecscore.dsgram.scorer import WEIGHT_MODES
-from gecscore.dsgram.scorer import result_dict
-from gecscore.dsgram.scorer import score_dsgram
-from gecscore.dsgram.scorer import sentence_records
 from gecscore.errors import GecInputError
 from gecscore.spaces import metric_views
 from gecscore.spaces.examples import FOUR_LABELS
@@ -87,21 +85,22 @@ def make_judge(backend, base_url, api_key, model, concurrency, timeout, max_retr
 
 def compute(corpus, backend, base_url, api_key, model, weights, concurrency, timeout, max_retries,
             max_reasks, temperature, top_p, max_tokens, device, batch_size) -> Outcome:
+    config = DsgramConfig(weights=weights, max_reasks=int(max_reasks), temperature=float(temperature),
+                          top_p=float(top_p), max_tokens=int(max_tokens))
     judge = make_judge(backend, base_url, api_key, model, concurrency, timeout, max_retries, device, batch_size)
+    metric = DsgramMetric(config, judge=judge)
     try:
-        result = score_dsgram(corpus.sources, corpus.hypotheses, judge, weights=weights,
-                              sampling=Sampling(float(temperature), float(top_p), int(max_tokens)),
-                              max_reasks=int(max_reasks))
+        result = metric.score(metric.prepare_text(corpus.sources), corpus.hypotheses)
     finally:
-        judge.close()
-    contract = result_dict(result)
+        metric.close()
+    contract = result.as_dict()
     notes = []
     if contract["n_failed"]:
         notes.append(f"{contract['n_failed']} sentence(s) got no usable answer from the judge and are "
                      "left out of the means (see the per-sentence view).")
     if contract["score"] is None:
         raise GecInputError("the judge answered no sentence; check the endpoint, model and key")
-    return Outcome(contract, metric_views.dsgram_chart(contract), sentence_records(result), notes)
+    return Outcome(contract, metric_views.dsgram_chart(contract), result.records(), notes)
 
 
 def build_view() -> list:

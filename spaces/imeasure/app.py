@@ -4,16 +4,9 @@ Runs from the repository or from a published Space folder; needs only ``gecscore
 """
 import gradio as gr
 
-from gecscore.api import shared_extractor
-from gecscore.imeasure.gold import m2_to_ixml
-from gecscore.io.ixml import read_ixml
-from gecscore.io.m2 import read_m2
+import gecscore
 from gecscore.imeasure.scorer import DEFAULT_MAX_CANDIDATES
 from gecscore.imeasure.scorer import METRIC_NAMES
-from gecscore.imeasure.scorer import gold_from_references
-from gecscore.imeasure.scorer import result_dict
-from gecscore.imeasure.scorer import score_imeasure
-from gecscore.imeasure.scorer import sentence_records
 from gecscore.spaces import metric_views
 from gecscore.spaces.examples import FOUR_LABELS
 from gecscore.spaces.examples import THREE_SENTENCES
@@ -21,6 +14,7 @@ from gecscore.spaces.framework import MetricSpace
 from gecscore.spaces.framework import Outcome
 from gecscore.spaces.framework import build_demo
 from gecscore.spaces.framework import launch
+from gecscore.spaces.inputs import score_request
 
 INTRO = """\
 The I-measure aligns the **source**, the **hypothesis** and the best **reference** token by
@@ -48,28 +42,12 @@ def build_options() -> list:
     return [no_mix, maximise, opt, beta, w, max_candidates, tokenize]
 
 
-def _gold(corpus, tokenize: bool):
-    extractor = shared_extractor()
-    if corpus.m2_path is not None:
-        if corpus.m2_path.lower().endswith(".xml"):
-            return read_ixml(corpus.m2_path), corpus.hypotheses
-        return m2_to_ixml(read_m2(corpus.m2_path)), corpus.hypotheses
-    sources, hypotheses, references = corpus.sources, corpus.hypotheses, corpus.references
-    if tokenize:
-        sources = extractor.tokenize(sources)
-        references = [extractor.tokenize(refs) for refs in references]
-    return gold_from_references(sources, references, extractor), hypotheses
-
-
 def compute(corpus, no_mix, maximise, opt, beta, w, max_candidates, tokenize) -> Outcome:
-    gold, hypotheses = _gold(corpus, bool(tokenize))
-    if tokenize:
-        hypotheses = shared_extractor().tokenize(hypotheses)
-    result = score_imeasure(gold, [h.split() for h in hypotheses], mix=not no_mix, max_metric=maximise,
-                            opt=opt, beta=float(beta), w=float(w), max_candidates=int(max_candidates))
-    contract = result_dict(result)
-    return Outcome(contract, metric_views.imeasure_chart(contract), sentence_records(result),
-                   list(result.warnings))
+    metric = gecscore.load("imeasure", no_mix=bool(no_mix), max=maximise, opt=opt, beta=float(beta), w=float(w),
+                           max_candidates=int(max_candidates), tokenize=bool(tokenize))
+    result = score_request(metric, corpus)
+    contract = result.as_dict()
+    return Outcome(contract, metric_views.imeasure_chart(contract), result.records(), list(result.detail.warnings))
 
 
 def build_view() -> list:

@@ -4,13 +4,11 @@ Runs from the repository or from a published Space folder; needs only ``gecscore
 """
 import gradio as gr
 
+import gecscore
+
 from gecscore.errors import GecInputError
 from gecscore.m2.pt_m2 import BASES
 from gecscore.m2.pt_m2 import SCORERS
-from gecscore.m2.pt_m2 import gold_from_samples
-from gecscore.m2.pt_m2 import result_dict
-from gecscore.m2.pt_m2 import score_pt_m2
-from gecscore.m2.pt_m2 import sentence_records
 from gecscore.spaces import metric_views
 from gecscore.spaces.examples import FOUR_LABELS
 from gecscore.spaces.examples import THREE_SENTENCES
@@ -18,7 +16,7 @@ from gecscore.spaces.framework import MetricSpace
 from gecscore.spaces.framework import Outcome
 from gecscore.spaces.framework import build_demo
 from gecscore.spaces.framework import launch
-from gecscore.spaces.inputs import samples_of
+from gecscore.spaces.inputs import score_request
 
 INTRO = """\
 PT-M2 scores a system like M2 (precision, recall, F0.5 over edits), but each edit counts by its
@@ -61,17 +59,16 @@ def _optional_int(value, name: str):
 
 def compute(corpus, base, scorer, level, beta, model, num_layers, batch_size, device, max_unchanged,
             tokenize) -> Outcome:
-    samples = samples_of(corpus, bool(tokenize))
-    gold = gold_from_samples(samples)
-    result = score_pt_m2(gold, [s.hypothesis for s in samples], base=base, scorer=scorer, level=level,
-                         beta=float(beta), model=(model or "").strip() or None,
-                         num_layers=_optional_int(num_layers, "num_layers"),
-                         batch_size=_optional_int(batch_size, "batch_size"),
-                         device=(device or "").strip() or None,
-                         max_unchanged_words=int(max_unchanged))
-    contract = result_dict(result)
+    metric = gecscore.load("pt_m2", base=base, scorer=scorer, level=level, beta=float(beta),
+                           model=(model or "").strip() or None,
+                           num_layers=_optional_int(num_layers, "num_layers"),
+                           batch_size=_optional_int(batch_size, "batch_size"),
+                           device=(device or "").strip() or None, max_unchanged_words=int(max_unchanged),
+                           tokenize=bool(tokenize))
+    result = score_request(metric, corpus)
+    contract = result.as_dict()
     return Outcome(contract, metric_views.prf_chart(contract, "Corpus: weighted precision / recall / F"),
-                   sentence_records(result, gold))
+                   result.records())
 
 
 def build_view() -> list:

@@ -110,6 +110,13 @@ class LlmChunkWeigher:
                 self.ratings[key] = FALLBACK_WEIGHT
                 self.failures.append(EditWeightFailure(key[0], key[1], problems.get(key, "no answer")))
 
+    def signature(self) -> str:
+        return f"judge:{self.judge.name}"
+
+    def fallback_count(self) -> int:
+        """Edits that fell back to weight 1 (no usable judge answer)."""
+        return len(self.failures)
+
     def summary(self) -> str:
         return (f"LLM edit weights: {len(self.ratings)} edits rated, {len(self.failures)} fell back to "
                 f"weight {FALLBACK_WEIGHT:g}; {self.judge.summary()}")

@@ -1,7 +1,6 @@
-"""Contract dictionaries and per-sentence records for CLEME / CLEME2.0 results."""
+"""Contract values and per-sentence records of CLEME / CLEME2.0 results."""
 from __future__ import annotations
 
-from gecscore import __version__
 from gecscore.chunks.cleme import ChunkMetricResult
 
 CONTRACT_KEYS = {
@@ -10,17 +9,11 @@ CONTRACT_KEYS = {
 }
 
 
-def signature(metric: str, options: dict[str, str]) -> str:
-    """sacreBLEU-style signature: every option that changes the number, and the version."""
-    return "|".join([metric, *(f"{k}:{v}" for k, v in options.items()), f"v:{__version__}"])
-
-
-def result_dict(result: ChunkMetricResult) -> dict:
-    """The CLI/JSON contract: metric, signature, score and the metric's fixed keys."""
+def result_values(result: ChunkMetricResult) -> dict:
+    """The metric's fixed contract keys (``score`` first), without ``metric``/``signature``
+    (the metric seam adds those)."""
     values = {**result.scores, **result.counts.as_dict(), "fp": result.counts.fp}
-    out = {"metric": result.metric, "signature": signature(result.metric, result.options)}
-    out.update({key: values[key] for key in CONTRACT_KEYS[result.metric]})
-    return out
+    return {key: values[key] for key in CONTRACT_KEYS[result.metric]}
 
 
 def sentence_records(result: ChunkMetricResult) -> list[dict]:

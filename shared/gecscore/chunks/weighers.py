@@ -1,39 +1,44 @@
-"""Build the model-backed chunk weigher for CLEME / CLEME2.0 ``--weighting similarity|llm``.
+"""The model-backed chunk weighers of CLEME / CLEME2.0 ``weighting="similarity"|"llm"``.
 
-A weigher is a ``CorpusWeigher`` (see ``gecscore.chunks.evaluation``): it sees the
-whole corpus at once so model calls are batched and deduplicated. Its ``signature`` names
-the model, so the metric signature records it.
+A weigher sees the whole corpus at once (so model calls are batched and deduplicated) and
+returns, per sample and candidate labelling, one weight per chunk; ``signature()`` names what
+it adds to the metric signature (model and layer, or the judge).
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol, Sequence, runtime_checkable
+
+from gecscore.chunks.labels import LabelledChunks
+from gecscore.types import ChunkPartition, Sample
+
+
+@runtime_checkable
+class ChunkWeigher(Protocol):
+    def __call__(self, samples: Sequence[Sample], partitions: Sequence[ChunkPartition],
+                 labelled: Sequence[Sequence[LabelledChunks]]) -> list[list[Sequence[float]]]: ...
+
+    def signature(self) -> str: ...
 
 
 def build_chunk_weigher(weighting: str, *, model: str | None = None, num_layers: int | None = None,
                         batch_size: int | None = None, device: str | None = None, judge: Any = None,
-                        progress: bool = True):
+                        progress: bool = True) -> ChunkWeigher | None:
     """``similarity``: BERTScore weights (default bert-base-uncased, layer 9); ``llm``: edit
     weights 1-5 from ``judge`` (a :class:`gecscore.judge.runner.Judge`); else None."""
     if weighting == "similarity":
-        from gecscore.models.similarity import DEFAULT_MODEL, model_label, similarity_chunk_weigher
+        from gecscore.chunks.similarity_weights import SimilarityChunkWeigher
+        from gecscore.models.similarity import DEFAULT_MODEL
 
-        name = model or DEFAULT_MODEL
-        weigher = similarity_chunk_weigher(name, num_layers, batch_size or 64, device, progress)
-        # the layer is known once the model is loaded, i.e. after weighing
-        weigher.signature = lambda: f"model:{model_label(name)}|layer:{weigher.scorer.layer}"
-        return weigher
+        return SimilarityChunkWeigher(model or DEFAULT_MODEL, num_layers, batch_size or 64, device, progress)
     if weighting == "llm":
         from gecscore.chunks.llm_weights import llm_chunk_weigher
 
         if judge is None:
             raise ValueError("weighting 'llm' needs a judge (gecscore.judge.factory.build_judge)")
-        weigher = llm_chunk_weigher(judge)
-        weigher.signature = f"judge:{judge.name}"
-        return weigher
+        return llm_chunk_weigher(judge)
     return None
 
 
-def weigher_signature(weigher) -> str | None:
-    """What the weigher (or None) adds to a metric signature (model, layer or judge), if anything."""
-    signature = getattr(weigher, "signature", None)
-    return signature() if callable(signature) else signature
+def weigher_signature(weigher: ChunkWeigher | None) -> str | None:
+    """What the weigher (or None) adds to a metric signature, if anything."""
+    return weigher.signature() if weigher is not None else None

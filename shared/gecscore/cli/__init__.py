@@ -8,16 +8,16 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
+import warnings
 
 from gecscore import __version__
-from gecscore.errors import GecInputError, MissingModelError
+from gecscore.errors import GecInputError, GecOptionError, MissingModelError
+from gecscore.judge.types import JudgeError
 
 COMMAND_MODULES = (
-    "gecscore.cli.cleme",
-    "gecscore.cli.pt_m2",
+    "gecscore.cli.score",
     "gecscore.cli.imeasure",
     "gecscore.cli.leaderboard",
-    "gecscore.cli.dsgram",
     "gecscore.cli.publish",
 )
 
@@ -34,9 +34,17 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+
+    def show_warning(message, category, filename, lineno, file=None, line=None):
+        print(f"gecscore {args.command}: warning: {message}", file=sys.stderr)
+
+    warnings.showwarning = show_warning
     try:
         return args.run(args) or 0
-    except (GecInputError, MissingModelError, ValueError) as error:
+    except GecOptionError as error:
+        print(f"gecscore {args.command}: error: {error.for_cli()}", file=sys.stderr)
+        return 2
+    except (GecInputError, MissingModelError, JudgeError, ValueError) as error:
         print(f"gecscore {args.command}: error: {error}", file=sys.stderr)
         return 2
 

@@ -1,4 +1,4 @@
-"""Input options shared by the metric commands, and loading them into samples."""
+"""Input flags shared by the metric commands, and reading them onto the metric seam."""
 from __future__ import annotations
 
 import argparse
@@ -9,65 +9,81 @@ from typing import Iterable
 from gecscore.errors import GecInputError
 
 
-def add_input_arguments(parser: argparse.ArgumentParser) -> None:
-    group = parser.add_argument_group("inputs (one of: --m2 with --hyp or --hyp-m2; --src --hyp --ref ...)")
+def add_input_arguments(parser: argparse.ArgumentParser, *, reference_free: bool = False) -> None:
+    title = ("inputs: --src SRC --hyp HYP" if reference_free else
+             "inputs (one gold: --m2, --xml or --src with --ref; the system: --hyp or --hyp-m2)")
+    group = parser.add_argument_group(title)
+    group.add_argument("--src", metavar="SRC.txt", required=reference_free,
+                       help="source, one tokenised sentence per line")
+    group.add_argument("--hyp", metavar="HYP.txt", required=reference_free,
+                       help="hypothesis, one tokenised sentence per line")
+    if reference_free:
+        return
     group.add_argument("--m2", metavar="GOLD.m2", help="gold edits (M2)")
-    group.add_argument("--hyp", metavar="HYP.txt", help="hypothesis, one tokenised sentence per line")
-    group.add_argument("--hyp-m2", metavar="HYP.m2", help="hypothesis edits given as M2 (first annotator)")
-    group.add_argument("--src", metavar="SRC.txt", help="source, one tokenised sentence per line")
+    group.add_argument("--xml", metavar="GOLD.xml", help="I-measure XML gold")
     group.add_argument("--ref", metavar="REF.txt", action="append", default=[],
-                       help="a reference file (repeat for several references)")
-    group.add_argument("--tokenize", action="store_true",
-                       help="tokenise --hyp/--src/--ref with spaCy first (for untokenised text)")
+                       help="a reference file (repeat for several references); edits by ERRANT")
+    group.add_argument("--hyp-m2", metavar="HYP.m2", help="hypothesis edits given as M2 (first annotator)")
     group.add_argument("--n-process", type=int, default=1,
                        help="spaCy parsing processes for ERRANT extraction (default 1)")
 
 
 def add_output_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--level", choices=("corpus", "sentence"), default="corpus")
     parser.add_argument("--json", action="store_true", help="print one JSON object on stdout")
     parser.add_argument("--per-sentence", metavar="FILE",
                         help="write one JSON record per sentence (JSON Lines) to FILE")
 
 
-def load_samples(args: argparse.Namespace):
-    """Samples from whichever input combination was given; a clear error otherwise."""
-    from gecscore import corpus
-    from gecscore.io.m2 import read_m2
-    from gecscore.io.text import read_lines
+def prepare_gold(args: argparse.Namespace, metric):
+    """The metric's prepared reference side from --m2, --xml or --src/--ref."""
+    from gecscore.io.text import check_line_count, read_lines
+    from gecscore.types import GoldCorpus
 
-    if args.m2 and args.hyp_m2:
-        if args.hyp or args.src or args.ref:
-            raise GecInputError("--hyp-m2 goes with --m2 alone")
-        return corpus.load_m2_samples(args.m2, args.hyp_m2)
-    extractor = _extractor(args)
-    if args.m2 and args.hyp:
-        if args.src or args.ref:
-            raise GecInputError("--m2 --hyp takes the source from the M2 file; drop --src/--ref")
-        predictions = _maybe_tokenize(read_lines(args.hyp), extractor, args)
-        return corpus.samples_from_m2_and_text(read_m2(args.m2), predictions, extractor, args.hyp)
-    if args.src and args.hyp and args.ref:
-        sources = _maybe_tokenize(read_lines(args.src, allow_empty=False), extractor, args)
-        predictions = _maybe_tokenize(read_lines(args.hyp), extractor, args)
-        ref_lines = [_maybe_tokenize(read_lines(path), extractor, args) for path in args.ref]
-        for path, lines in zip(args.ref, ref_lines):
-            if len(lines) != len(sources):
-                raise GecInputError(f"{len(lines)} lines but the source has {len(sources)}", path)
-        if len(predictions) != len(sources):
-            raise GecInputError(f"{len(predictions)} lines but the source has {len(sources)}", args.hyp)
-        references = [list(refs) for refs in zip(*ref_lines)]
-        return corpus.samples_from_text(sources, predictions, references, extractor)
-    raise GecInputError("give --m2 GOLD --hyp HYP, --m2 GOLD --hyp-m2 HYP.m2, or --src SRC --hyp HYP --ref REF")
+    if getattr(args, "n_process", 1) != 1:
+        from gecscore.extract.errant_edits import shared_extractor
 
+        shared_extractor().n_process = args.n_process
+    if metric.name == "dsgram":
+        sources = read_lines(args.src, allow_empty=False)
+        return metric.prepare_text(sources)
+    given = [name for name in ("m2", "xml", "src") if getattr(args, name)]
+    if len(given) != 1:
+        raise GecInputError("give exactly one gold: --m2 GOLD.m2, --xml GOLD.xml or --src SRC.txt --ref REF.txt ...")
+    if args.m2:
+        from gecscore.io.m2 import read_m2
 
-def _extractor(args):
-    from gecscore.extract.errant_edits import ErrantExtractor
+        return metric.prepare(GoldCorpus(tuple(read_m2(args.m2)), "m2", args.m2))
+    if args.xml:
+        from gecscore.io.ixml import read_ixml
 
-    return ErrantExtractor(n_process=args.n_process)
+        return metric.prepare(GoldCorpus(tuple(read_ixml(args.xml)), "xml", args.xml))
+    if not args.ref:
+        raise GecInputError("--src needs at least one --ref REF.txt")
+    sources = read_lines(args.src, allow_empty=False)
+    refs = [check_line_count(path, read_lines(path), len(sources), args.src) for path in args.ref]
+    return metric.prepare_text(sources, [list(r) for r in zip(*refs)])
 
 
-def _maybe_tokenize(lines: list[str], extractor, args) -> list[str]:
-    return extractor.tokenize(lines) if args.tokenize else lines
+def read_predictions(args: argparse.Namespace, prepared) -> list:
+    """--hyp lines (checked against the gold's length) or --hyp-m2 targets."""
+    from gecscore.io.text import check_line_count, read_lines
+
+    hyp_m2 = getattr(args, "hyp_m2", None)
+    if hyp_m2 and args.hyp:
+        raise GecInputError("give --hyp or --hyp-m2, not both")
+    if hyp_m2:
+        from gecscore.io.m2 import read_m2
+
+        system = read_m2(hyp_m2)
+        if len(system) != len(prepared):
+            raise GecInputError(f"{len(system)} sentences but the gold has {len(prepared)}", hyp_m2)
+        for number, (gold, hyp) in enumerate(zip(prepared.gold.sentences, system), start=1):
+            if gold.source != hyp.source:
+                raise GecInputError(f"sentence {number}: the source differs from the gold's", f"{hyp_m2}:{hyp.line}")
+        return [hyp.targets()[0] for hyp in system]
+    if not args.hyp:
+        raise GecInputError("give the system output: --hyp HYP.txt" + ("" if hyp_m2 is None else " or --hyp-m2 HYP.m2"))
+    return check_line_count(args.hyp, read_lines(args.hyp), len(prepared), "the source" if args.src else "the gold")
 
 
 def write_json_lines(path: str, records: Iterable[dict]) -> None:

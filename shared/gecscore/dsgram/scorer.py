@@ -15,13 +15,12 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
-from gecscore.corpus import check_parallel
+from gecscore import inputs
 from gecscore.judge.parsing import NUMBER, JudgeOutputError, json_values, normal_key, to_number
 from gecscore.judge.prompts import matrix_messages, sub_score_messages
 from gecscore.judge.runner import Judge
 from gecscore.judge.types import DSGRAM_SAMPLING, JudgeRequest, Sampling
 from gecscore.dsgram.ahp import AhpResult, analyse_matrix, equal_weights
-from gecscore.chunks.report import signature
 
 SUB_METRICS = ("semantic_coherence", "edit_level", "fluency")
 LABELS = {"semantic_coherence": "semantic coherence", "edit_level": "edit level", "fluency": "fluency",
@@ -245,7 +244,7 @@ def score_dsgram(sources: Sequence[str], hypotheses: Sequence[str], judge: Judge
                  max_reasks: int = MAX_REASKS) -> DSGramResult:
     """DSGram of one system: ``hypotheses[i]`` corrects ``sources[i]``."""
     check_weight_mode(weights)
-    check_parallel(sources, hypotheses)
+    sources, hypotheses, _ = inputs.parallel(sources, hypotheses)
     if max_reasks < 0:
         raise ValueError(f"max_reasks must be >= 0, got {max_reasks}")
     sentences = [SentenceJudgement(i, s, h) for i, (s, h) in enumerate(zip(sources, hypotheses, strict=True))]
@@ -300,15 +299,14 @@ def _mean(values: Sequence[float]) -> float | None:
     return sum(values) / len(values) if values else None
 
 
-def result_dict(result: DSGramResult) -> dict[str, Any]:
-    """The CLI/JSON contract: score (0-10), sub-score means, mean weights and the counts."""
+def result_values(result: DSGramResult) -> dict[str, Any]:
+    """The contract keys: score (0-10), sub-score means, mean weights and the counts (the
+    metric seam adds ``metric`` and ``signature``)."""
     scored = [s for s in result.sentences if not s.failed]
     weights = {name: _mean([s.weights[k] for s in scored]) for k, name in enumerate(SUB_METRICS)}
     overall = [s.scores.overall for s in scored if s.scores.overall is not None]
     sources = [s.weight_source for s in result.sentences]
     return {
-        "metric": "dsgram",
-        "signature": signature("dsgram", result.options),
         "score": _mean([s.score for s in scored]),
         **{name: _mean([getattr(s.scores, name) for s in scored]) for name in SUB_METRICS},
         "weights": weights,
@@ -339,27 +337,3 @@ def sentence_records(result: DSGramResult) -> list[dict[str, Any]]:
                       matrices_repaired=s.matrices_repaired, problems=s.problems)
         records.append(record)
     return records
-
-
-def dsgram_from_text(sources: Sequence[str], predictions: Sequence[str], *, backend: str = "openai",
-                     model: str | None = None, base_url: str | None = None,
-                     api_key_env: str = "OPENAI_API_KEY", cache: str | None = None, no_cache: bool = False,
-                     concurrency: int = 8, weights: str = "dynamic", timeout: float = 60.0,
-                     max_retries: int = 4, max_reasks: int = MAX_REASKS,
-                     temperature: float = DSGRAM_SAMPLING.temperature, top_p: float = DSGRAM_SAMPLING.top_p,
-                     max_tokens: int = DSGRAM_SAMPLING.max_tokens, device: str | None = None,
-                     batch_size: int = 8, progress: bool = True) -> dict[str, Any]:
-    """DSGram of raw text with a judge built from the options (as ``gecscore dsgram``); returns
-    the contract dictionary. The judge's failure summary is under ``judge``."""
-    from gecscore.judge.factory import build_judge
-
-    check_weight_mode(weights)
-    judge = build_judge(backend, model, base_url=base_url, api_key_env=api_key_env, cache=cache,
-                        no_cache=no_cache, concurrency=concurrency, timeout=timeout,
-                        max_retries=max_retries, device=device, batch_size=batch_size, progress=progress)
-    try:
-        result = score_dsgram(sources, predictions, judge, weights=weights,
-                              sampling=Sampling(temperature, top_p, max_tokens), max_reasks=max_reasks)
-    finally:
-        judge.close()
-    return result_dict(result)

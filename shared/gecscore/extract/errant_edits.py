@@ -1,10 +1,14 @@
-"""ERRANT edit extraction with parse caching and batched, optionally parallel, parsing.
+"""ERRANT edit extraction with parse and edit caches and batched, optionally parallel, parsing.
 
-Each distinct sentence is parsed once per extractor: in a leaderboard the sources and
-references are shared by all systems, and many hypothesis sentences equal their source.
+Each distinct sentence is parsed once per extractor and each distinct (source, target) pair
+is aligned once: in a leaderboard or a training loop the sources and references are shared by
+every system and every call, and many hypothesis sentences equal their source. Both caches
+are bounded (least recently used out), so a long training run does not grow without limit.
 """
 from __future__ import annotations
 
+from collections import OrderedDict
+from functools import lru_cache
 from typing import Iterable, Sequence
 
 from tqdm.auto import tqdm
@@ -12,16 +16,37 @@ from tqdm.auto import tqdm
 from gecscore.extract.spacy_model import load_spacy_model
 from gecscore.types import Edit, Target
 
+MAX_DOCS = 50_000
+MAX_PAIRS = 200_000
+
+
+class _Lru(OrderedDict):
+    def __init__(self, capacity: int):
+        super().__init__()
+        self.capacity = capacity
+
+    def get_fresh(self, key):
+        value = self.get(key)
+        if value is not None:
+            self.move_to_end(key)
+        return value
+
+    def put(self, key, value) -> None:
+        self[key] = value
+        self.move_to_end(key)
+        while len(self) > self.capacity:
+            self.popitem(last=False)
+
 
 class ErrantExtractor:
     """Extract ERRANT edits between whitespace-tokenised sentences.
 
     ``n_process`` > 1 parses with spaCy's multiprocessing (worth it for thousands of
-    sentences); ``tokenize=True`` runs spaCy's tokenizer on raw text first.
+    sentences); :meth:`tokenize` runs spaCy's tokenizer on raw text.
     """
 
     def __init__(self, nlp=None, *, n_process: int = 1, batch_size: int = 256,
-                 progress: bool = True):
+                 progress: bool = True, max_docs: int = MAX_DOCS, max_pairs: int = MAX_PAIRS):
         import errant
 
         self.nlp = nlp if nlp is not None else load_spacy_model()
@@ -29,7 +54,12 @@ class ErrantExtractor:
         self.n_process = n_process
         self.batch_size = batch_size
         self.progress = progress
-        self._docs: dict[str, object] = {}
+        self._docs: _Lru = _Lru(max_docs)
+        self._edits: _Lru = _Lru(max_pairs)
+
+    def facts(self) -> tuple[tuple[str, str], ...]:
+        """What the signature records of this extractor: ERRANT's and the spaCy model's versions."""
+        return errant_facts(self.nlp)
 
     def tokenize(self, texts: Iterable[str]) -> list[str]:
         """spaCy tokenisation of raw text, joined by single spaces."""
@@ -46,21 +76,47 @@ class ErrantExtractor:
         parsed = self.nlp.pipe(docs, batch_size=self.batch_size, n_process=self.n_process)
         for sentence, doc in zip(todo, tqdm(parsed, total=len(todo), desc="parsing (spaCy)",
                                             disable=not self.progress or len(todo) < 500, leave=False)):
-            self._docs[sentence] = doc
+            self._docs.put(sentence, doc)
+
+    def _doc(self, sentence: str):
+        doc = self._docs.get_fresh(sentence)
+        if doc is None:
+            self.parse((sentence,))
+            doc = self._docs[sentence]
+        return doc
 
     def edits(self, source: str, target: str) -> tuple[Edit, ...]:
         """ERRANT edits from ``source`` to ``target`` (both whitespace-tokenised)."""
         if source.split() == target.split():
             return ()
-        self.parse((source, target))
-        found = self.annotator.annotate(self._docs[source], self._docs[target])
-        return tuple(Edit(e.o_start, e.o_end, tuple(e.c_str.split()), e.type, e.c_start, e.c_end)
-                     for e in found)
+        key = (source, target)
+        found = self._edits.get_fresh(key)
+        if found is None:
+            annotated = self.annotator.annotate(self._doc(source), self._doc(target))
+            found = tuple(Edit(e.o_start, e.o_end, tuple(e.c_str.split()), e.type, e.c_start, e.c_end)
+                          for e in annotated)
+            self._edits.put(key, found)
+        return found
 
     def targets(self, sources: Sequence[str], targets: Sequence[str],
                 desc: str = "extracting edits") -> list[Target]:
-        """One :class:`Target` per (source, target) pair, parsing all sentences in one batch."""
-        self.parse(s for pair in zip(sources, targets) if pair[0].split() != pair[1].split() for s in pair)
+        """One :class:`Target` per (source, target) pair, parsing all new sentences in one batch."""
+        self.parse(s for pair in zip(sources, targets)
+                   if pair[0].split() != pair[1].split() and pair not in self._edits for s in pair)
         pairs = tqdm(zip(sources, targets), total=len(sources), desc=desc,
                      disable=not self.progress or len(sources) < 500, leave=False)
         return [Target(tuple(tgt.split()), self.edits(src, tgt)) for src, tgt in pairs]
+
+
+def errant_facts(nlp) -> tuple[tuple[str, str], ...]:
+    import errant
+
+    meta = nlp.meta
+    return (("errant", errant.__version__), ("spacy", f"{meta.get('lang', 'en')}_{meta.get('name', '?')}-"
+                                                       f"{meta.get('version', '?')}"))
+
+
+@lru_cache(maxsize=1)
+def shared_extractor() -> ErrantExtractor:
+    """One ERRANT extractor per process, so every metric and call reuses its caches."""
+    return ErrantExtractor(progress=False)

@@ -716,12 +716,10 @@ def score_imeasure(gold: Sequence[Gold], hypotheses: Sequence[Sequence[str]], *,
 
 # ---------------------------------------------------------------- contract and records
 
-def result_dict(result: IMeasureResult) -> dict:
-    """The CLI/JSON contract: metric, signature, score (= correction I), detection, correction."""
-    from gecscore.chunks.report import signature
-
-    return {"metric": "imeasure", "signature": signature("imeasure", result.options),
-            "score": result.score, "detection": dict(result.detection), "correction": dict(result.correction)}
+def result_values(result: IMeasureResult) -> dict:
+    """The contract keys: score (= correction I), detection, correction (the metric seam adds
+    ``metric`` and ``signature``)."""
+    return {"score": result.score, "detection": dict(result.detection), "correction": dict(result.correction)}
 
 
 def sentence_records(result: IMeasureResult) -> list[dict]:
@@ -741,23 +739,3 @@ def sentence_records(result: IMeasureResult) -> list[dict]:
                           for c in s.columns],
         })
     return records
-
-
-def gold_from_references(sources: Sequence[str], references: Sequence[Sequence[str]],
-                         extractor=None) -> list[Gold]:
-    """An I-measure gold from plain-text references: each reference's ERRANT edits are one
-    annotator, clustered into errors as the M2 converter does."""
-    from gecscore.corpus import check_parallel
-    from gecscore.extract.errant_edits import ErrantExtractor
-
-    check_parallel(sources, sources, references)
-    extractor = extractor or ErrantExtractor()
-    flat_sources = [src for src, refs in zip(sources, references) for _ in refs]
-    flat_refs = [ref for refs in references for ref in refs]
-    targets = extractor.targets(flat_sources, flat_refs, desc="reference edits")
-    gold, offset = [], 0
-    for number, (source, refs) in enumerate(zip(sources, references), start=1):
-        annotations = {k: tuple(t.edits) for k, t in enumerate(targets[offset:offset + len(refs)])}
-        offset += len(refs)
-        gold.append(Gold(tuple(source.split()), annotations, 0, str(number)))
-    return gold

@@ -68,11 +68,14 @@ def parse_m2(lines: Iterable[str], path: str = "<m2>", strict: bool = True) -> I
     source: Tokens | None = None
     start_line = 0
     annotations: dict[int, list[Edit]] = {}
+    number_of_sentences = 0
 
     def finish() -> Gold:
+        nonlocal number_of_sentences
+        number_of_sentences += 1
         ordered = {ann: tuple(e for e in annotations[ann] if e.type != NOOP_TYPE)
                    for ann in sorted(annotations)}
-        return Gold(source, ordered, start_line)
+        return Gold(source, ordered, start_line, str(number_of_sentences))
 
     for number, raw in enumerate(lines, start=1):
         line = raw.rstrip("\r\n")

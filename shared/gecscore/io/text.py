@@ -1,21 +1,39 @@
-"""Parallel plain text: one tokenised sentence per line."""
+"""Parallel plain text: one tokenised sentence per line (UTF-8; a byte-order mark and CRLF line
+ends are accepted)."""
 from __future__ import annotations
 
+import sys
 from pathlib import Path
+from typing import Sequence
 
 from gecscore.errors import GecInputError
 
 
 def read_lines(path: str | Path, *, allow_empty: bool = True) -> list[str]:
-    """Read a text file as lines (UTF-8, without line ends).
+    """Read a text file as lines (without line ends or a leading byte-order mark).
 
-    ``allow_empty=False`` rejects empty or blank lines (sources must have a token).
+    ``-`` reads standard input. ``allow_empty=False`` rejects empty or blank lines (sources
+    must have a token). A missing file, a folder or bytes that are not UTF-8 raise a
+    :class:`GecInputError` naming the file (and line).
     """
-    path = Path(path)
+    name = str(path)
+    if name == "-":
+        data = sys.stdin.buffer.read()
+    else:
+        path = Path(path)
+        if path.is_dir():
+            raise GecInputError("is a folder, not a text file", name)
+        try:
+            data = path.read_bytes()
+        except FileNotFoundError:
+            raise GecInputError("no such file", name) from None
+        except OSError as error:
+            raise GecInputError(f"cannot read: {error.strerror or error}", name) from None
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise GecInputError("no such file", str(path)) from None
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        line = data[:error.start].count(b"\n") + 1
+        raise GecInputError(f"not UTF-8 text (byte {data[error.start]:#04x})", f"{name}:{line}") from None
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
@@ -24,5 +42,18 @@ def read_lines(path: str | Path, *, allow_empty: bool = True) -> list[str]:
         for number, line in enumerate(lines, start=1):
             if not line.strip():
                 raise GecInputError("empty line (a source sentence needs at least one token)",
-                                    f"{path}:{number}")
+                                    f"{name}:{number}")
     return lines
+
+
+def check_line_count(path: str | Path, lines: Sequence[str], expected: int, against: str) -> Sequence[str]:
+    """``lines`` if there are ``expected`` of them; else an error naming the file, with a hint
+    when the difference is a trailing blank line."""
+    if len(lines) == expected:
+        return lines
+    hint = ""
+    if len(lines) == expected + 1 and not lines[-1].strip():
+        hint = " (the last line is blank: remove the extra empty line at the end of the file)"
+    elif len(lines) + 1 == expected:
+        hint = " (one line short: is the last sentence missing, or was an empty output line dropped?)"
+    raise GecInputError(f"{len(lines)} lines but {against} has {expected}{hint}", str(path))

@@ -22,7 +22,6 @@ from dataclasses import dataclass, field
 from typing import Sequence
 
 from gecscore.m2.maxmatch import MAX_UNCHANGED_WORDS
-from gecscore.chunks.report import signature
 from gecscore.m2.scoring import (AnnotatorEdits, EditCounts, M2Result, aggregate,
                                  check_hypotheses, gold_annotations, m2_candidates)
 from gecscore.types import Edit, Gold, Target, Tokens
@@ -180,11 +179,10 @@ def score_pt_m2(gold: Sequence[Gold], hypotheses: Sequence[Target], *, base: str
     return PtM2Result("pt_m2", options, p, r, f, totals, choices, weighted, stats)
 
 
-def result_dict(result: PtM2Result) -> dict:
-    """The CLI/JSON contract: metric, signature, score (F_beta), p, r, and the (weighted)
-    correct / proposed / gold totals."""
-    return {"metric": result.metric, "signature": signature(result.metric, result.options),
-            "score": result.f, "p": result.p, "r": result.r,
+def result_values(result: PtM2Result) -> dict:
+    """The contract keys: score (F_beta), p, r, and the (weighted) correct / proposed / gold
+    totals (the metric seam adds ``metric`` and ``signature``)."""
+    return {"score": result.f, "p": result.p, "r": result.r,
             "correct": result.counts.correct, "proposed": result.counts.proposed,
             "gold": result.counts.gold}
 
@@ -219,32 +217,6 @@ def sentence_records(result: PtM2Result, gold: Sequence[Gold]) -> list[dict]:
             "gold_edits": [_edit_record(e, chosen.weights, sentence.source) for e in chosen.edits.gold],
         })
     return records
-
-
-def gold_from_samples(samples) -> list[Gold]:
-    """Gold sentences (one annotator per reference) from samples built from parallel text."""
-    return [Gold(s.source, {(ref.annotator if ref.annotator is not None else k): ref.edits
-                                  for k, ref in enumerate(s.references)}, 0)
-            for s in samples]
-
-
-def pt_m2_from_text(sources: Sequence[str], predictions: Sequence[str],
-                    references: Sequence[Sequence[str]], *, base: str = "m2",
-                    scorer: str = "bertscore", level: str = "corpus", beta: float = 0.5,
-                    model: str | None = None, num_layers: int | None = None,
-                    batch_size: int | None = None, device: str | None = None,
-                    max_unchanged_words: int = MAX_UNCHANGED_WORDS, tokenize: bool = False,
-                    progress: bool = True) -> dict:
-    """PT-M2 / PT-ERRANT of raw parallel text (reference edits by ERRANT); the contract dict."""
-    from gecscore.api import text_samples
-
-    samples = text_samples(sources, predictions, references, tokenize)
-    gold = gold_from_samples(samples)
-    result = score_pt_m2(gold, [s.hypothesis for s in samples], base=base, scorer=scorer,
-                         level=level, beta=beta, model=model, num_layers=num_layers,
-                         batch_size=batch_size, device=device,
-                         max_unchanged_words=max_unchanged_words, progress=progress)
-    return result_dict(result)
 
 
 class _PairCollector:

@@ -27,7 +27,7 @@ from typing import Iterator, Sequence
 
 from gecscore.errors import GecInputError
 from gecscore.io.m2 import read_m2
-from gecscore.types import Gold
+from gecscore.types import Gold, GoldCorpus
 from gecscore.types import Sample, Target
 
 REFERENCE_EDITS = ("m2", "errant")
@@ -105,6 +105,11 @@ class RefSet:
         return replace(self, name=name or f"{self.name}[{len(indices)}]",
                        sentences=tuple(self.sentences[i] for i in indices),
                        indices=tuple(full[i] for i in indices))
+
+    def gold(self) -> GoldCorpus:
+        """The gold as the metric seam takes it (edits from the M2 file, or re-extracted by ERRANT)."""
+        origin = "errant" if self.options.get("reference_edits") == "errant" else "m2"
+        return GoldCorpus(self.sentences, origin, self.name)
 
     def count_unchanged(self) -> int:
         return sum(1 for s in self.sentences for edits in s.annotations.values() if not edits)

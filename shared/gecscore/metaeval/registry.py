@@ -154,7 +154,7 @@ def _targets_from_m2(path: Path, refset: RefSet) -> list[Target]:
 
 
 def _default_extractor():
-    from gecscore.api import shared_extractor
+    from gecscore.extract.errant_edits import shared_extractor
 
     return shared_extractor()
 
@@ -192,27 +192,32 @@ def register(config: MetricConfig) -> MetricConfig:
     return config
 
 
+# ---------------------------------------------------------------- the metric seam
+
+def prepared_for(refs: ReferenceData, metric) -> Any:
+    """The metric's prepared reference side of this reference set, built once per process."""
+    return refs.cached(f"prepared:{metric.reference_key()}", lambda: metric.prepare(refs.refset.gold()))
+
+
+def system_score(result, details: dict[str, Any] | None = None, signature=None) -> SystemScore:
+    """A leaderboard cell from a :class:`gecscore.metric.Result`."""
+    if details is None:
+        details = dict(result.values)
+    return SystemScore(result.score, details, str(signature or result.signature), result.sentence_stats,
+                       result.statistic)
+
+
+def errant_facts(system: SystemData) -> tuple[tuple[str, str], ...]:
+    """ERRANT's and spaCy's versions when the system's edits were extracted from its text."""
+    if system.hyp_m2_path is not None:
+        return ()
+    from gecscore.extract.errant_edits import errant_facts as facts_of
+    from gecscore.extract.spacy_model import load_spacy_model
+
+    return facts_of(load_spacy_model())
+
+
 # ---------------------------------------------------------------- CLEME and CLEME2.0
-
-def first_column(means: np.ndarray) -> float:
-    """Sentence-level metrics: the system score is the mean sentence score."""
-    return float(means[0])
-
-
-def cleme2_from_counts(means: np.ndarray, alphas: tuple[float, ...]) -> float:
-    from gecscore.chunks.labels import ChunkCounts
-    from gecscore.chunks.cleme2 import disentangled_scores
-
-    tp, fp_ne, fp_un, fn = means
-    return disentangled_scores(ChunkCounts(tp, fp_ne, fp_un, fn), alphas)["score"]
-
-
-def cleme_from_counts(means: np.ndarray, beta: float) -> float:
-    from gecscore.chunks.cleme import precision_recall_f
-
-    tp, fp, fn = means
-    return precision_recall_f(tp, fp, fn, beta)[2]
-
 
 def chunk_partitions(system: SystemData, refs: ReferenceData):
     """CLEME's chunk partition of a system: computed once, shared by every CLEME configuration."""
@@ -223,32 +228,17 @@ def chunk_partitions(system: SystemData, refs: ReferenceData):
 
 def _score_chunk_metric(system: SystemData, refs: ReferenceData, *, metric: str, level: str,
                         assumption: str, weighting: str) -> SystemScore:
-    from gecscore.chunks.report import result_dict
-    from gecscore.chunks.cleme import score_cleme
-    from gecscore.chunks.cleme2 import parse_alphas, score_cleme2
+    from dataclasses import replace
 
-    samples = system.samples(refs)
-    partitions = chunk_partitions(system, refs)
-    common = dict(level=level, assumption=assumption, weighting=weighting, partitions=partitions)
-    if metric == "cleme2":
-        result = score_cleme2(samples, **common, weigher=chunk_weigher(refs, weighting))
-        if level == "corpus":
-            stats = [[s.counts.tp, s.counts.fp_ne, s.counts.fp_un, s.counts.fn] for s in result.sentences]
-            statistic = partial(cleme2_from_counts, alphas=parse_alphas(None, level))
-        else:
-            stats = [[s.scores["score"]] for s in result.sentences]
-            statistic = first_column
-    else:
-        result = score_cleme(samples, **common)
-        if level == "corpus":
-            stats = [[s.counts.tp, s.counts.fp, s.counts.fn] for s in result.sentences]
-            statistic = partial(cleme_from_counts, beta=0.5)
-        else:
-            stats = [[s.scores["f"]] for s in result.sentences]
-            statistic = first_column
-    out = result_dict(result)
-    details = {k: v for k, v in out.items() if k not in ("metric", "signature")}
-    return SystemScore(result.score, details, out["signature"], np.asarray(stats, dtype=np.float64), statistic)
+    from gecscore.metric import metric_class
+
+    cls = metric_class(metric)
+    config = cls.config_type(level=level, assumption=assumption, weighting=weighting)
+    scorer = cls(config, weigher=chunk_weigher(refs, weighting))
+    result = scorer.score(prepared_for(refs, scorer), system.hypotheses(refs),
+                          partitions=chunk_partitions(system, refs))
+    signature = replace(result.signature, facts=result.signature.facts + errant_facts(system))
+    return system_score(result, signature=signature)
 
 
 def _register_chunk_metrics() -> None:
@@ -311,15 +301,6 @@ _register_weighted_cleme2()
 
 # ---------------------------------------------------------------- M2, PT-M2, ERRANT, PT-ERRANT
 
-def m2_from_counts(means: np.ndarray, beta: float) -> float:
-    """F_beta of (weighted) correct / proposed / gold totals. (For the corpus level the bootstrap
-    keeps each sentence's annotator as chosen on the full corpus.)"""
-    from gecscore.m2.scoring import EditCounts
-
-    correct, proposed, gold = means
-    return EditCounts(correct, proposed, gold).scores(beta)[2]
-
-
 def edit_candidates(system: SystemData, refs: ReferenceData, base: str):
     """A system's edits against every annotator: MaxMatch (``m2``) or its ERRANT edits
     (``errant``); computed once and shared by the weighted and unweighted configurations."""
@@ -335,10 +316,10 @@ def edit_candidates(system: SystemData, refs: ReferenceData, base: str):
 
 def _score_edit_metric(system: SystemData, refs: ReferenceData, *, base: str, scorer: str,
                        level: str) -> SystemScore:
-    from gecscore.m2.pt_m2 import result_dict, score_pt_m2
-    from gecscore.types import Target
+    from dataclasses import replace
 
-    candidates = edit_candidates(system, refs, base)
+    from gecscore.m2.metric import PtM2Config, PtM2Metric
+
     pair_scorer = None
     if scorer != "none":
         from gecscore.models.similarity import make_scorer
@@ -346,21 +327,15 @@ def _score_edit_metric(system: SystemData, refs: ReferenceData, *, base: str, sc
         model = similarity_model()
         pair_scorer = refs.cached(f"pair_scorer:{scorer}:{model}", lambda: make_scorer(
             scorer, model, batch_size=OPTIONS.batch_size, progress=False))
+    metric = PtM2Metric(PtM2Config(base=base, scorer=scorer, level=level), pair_scorer=pair_scorer)
     hypotheses = [Target(tuple(line.split()), ()) for line in system.lines(refs)] if base == "m2" \
         else system.hypotheses(refs)
-    result = score_pt_m2(refs.refset.sentences, hypotheses, base=base, scorer=scorer, level=level,
-                         pair_scorer=pair_scorer, candidates=candidates, progress=False)
-    out = result_dict(result)
-    metric = {("m2", "none"): "m2", ("errant", "none"): "errant"}.get((base, scorer), f"pt_{base}")
-    signature = out["signature"].replace("pt_m2", metric, 1) if metric != "pt_m2" else out["signature"]
-    details = {k: v for k, v in out.items() if k not in ("metric", "signature")}
-    if level == "corpus":
-        stats = [[c.counts.correct, c.counts.proposed, c.counts.gold] for c in result.sentences]
-        statistic = partial(m2_from_counts, beta=0.5)
-    else:
-        stats = [[c.f] for c in result.sentences]
-        statistic = first_column
-    return SystemScore(result.f, details, signature, np.asarray(stats, dtype=np.float64), statistic)
+    result = metric.score(prepared_for(refs, metric), hypotheses, candidates=edit_candidates(system, refs, base))
+    signature = result.signature.renamed(metric.family_name)
+    if base == "errant":
+        signature = replace(signature, facts=signature.facts + errant_facts(system))
+    details = {k: v for k, v in result.values.items()}
+    return system_score(result, details, signature)
 
 
 def _register_edit_metrics() -> None:
@@ -379,15 +354,6 @@ _register_edit_metrics()
 
 
 # ---------------------------------------------------------------- the I-measure
-
-def imeasure_from_counts(means: np.ndarray, beta: float = 1.0, w: float = 2.0) -> float:
-    """Correction I of count totals [dTP dTN dFP dFN cTP cTN cFP cFN cFPN bTN bFN] (means work:
-    WAcc is a ratio of counts)."""
-    from gecscore.imeasure.scorer import WasCounts, aspect_scores
-
-    m = [float(x) for x in means]
-    return aspect_scores(WasCounts(*m[4:9]), WasCounts(0.0, m[9], 0.0, m[10], 0.0), beta, w)["i"]
-
 
 def ixml_gold(refs: ReferenceData):
     """The reference set's I-measure XML gold (read once per process), subset like the M2 gold."""
@@ -410,17 +376,19 @@ def ixml_gold(refs: ReferenceData):
 def _score_imeasure(system: SystemData, refs: ReferenceData) -> SystemScore:
     import warnings
 
-    from gecscore.imeasure.scorer import result_dict, score_imeasure, vector_of
+    from gecscore.imeasure.metric import IMeasureMetric, IMeasureConfig
+    from gecscore.types import GoldCorpus
 
+    metric = IMeasureMetric(IMeasureConfig())
+    prepared = refs.cached("prepared:imeasure-xml", lambda: metric.prepare(
+        GoldCorpus(tuple(ixml_gold(refs)), "xml", str(refs.refset.ixml_path))))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # search notes (large candidate sets) are in the result
-        result = score_imeasure(ixml_gold(refs), [line.split() for line in system.lines(refs)], progress=False)
-    out = result_dict(result)
-    details = {"i": result.correction["i"], "wacc": result.correction["wacc"],
-               "wacc_base": result.correction["wacc_base"], "p": result.correction["p"],
-               "r": result.correction["r"], "f": result.correction["f"], "detection_i": result.detection["i"]}
-    stats = np.asarray([vector_of(s.evaluation) for s in result.sentences], dtype=np.float64)
-    return SystemScore(result.score, details, out["signature"], stats, imeasure_from_counts)
+        result = metric.score(prepared, system.lines(refs))
+    correction, detection = result["correction"], result["detection"]
+    details = {"i": correction["i"], "wacc": correction["wacc"], "wacc_base": correction["wacc_base"],
+               "p": correction["p"], "r": correction["r"], "f": correction["f"], "detection_i": detection["i"]}
+    return system_score(result, details)
 
 
 register(MetricConfig("imeasure", "imeasure", "I-measure (correction I over the corpus, XML gold)",
@@ -430,20 +398,15 @@ register(MetricConfig("imeasure", "imeasure", "I-measure (correction I over the 
 # ---------------------------------------------------------------- DSGram (judge)
 
 def _score_dsgram(system: SystemData, refs: ReferenceData) -> SystemScore:
-    from gecscore.dsgram.scorer import result_dict, score_dsgram
+    from gecscore.dsgram.metric import DsgramConfig, DsgramMetric
 
-    result = score_dsgram(refs.refset.sources, system.lines(refs), judge(refs))
-    out = result_dict(result)
-    details = {k: v for k, v in out.items() if k in ("semantic_coherence", "edit_level", "fluency",
-                                                     "n_failed", "n_inconsistent", "n_weights_fallback")}
-    # per sentence (score, 1), or (0, 0) when the judge failed: the mean over scored sentences
-    stats = [[s.score, 1.0] if not s.failed else [0.0, 0.0] for s in result.sentences]
-    score = out["score"] if out["score"] is not None else float("nan")
-    return SystemScore(score, details, out["signature"], np.asarray(stats, dtype=np.float64), ratio_of_columns)
-
-
-def ratio_of_columns(means: np.ndarray) -> float:
-    return float(means[0] / means[1]) if means[1] else float("nan")
+    metric = DsgramMetric(DsgramConfig(), judge=judge(refs))
+    prepared = refs.cached("prepared:dsgram", lambda: metric.prepare_text(refs.refset.sources))
+    result = metric.score(prepared, system.lines(refs))
+    details = {k: v for k, v in result.values.items() if k in ("semantic_coherence", "edit_level", "fluency",
+                                                                "n_failed", "n_inconsistent", "n_weights_fallback")}
+    score = result.score if result.score is not None else float("nan")
+    return SystemScore(score, details, str(result.signature), result.sentence_stats, result.statistic)
 
 
 register(MetricConfig("dsgram", "dsgram", "DSGram (LLM judge, dynamic AHP weights; reference-free)",

@@ -19,13 +19,11 @@ reference as encoder input.
 from __future__ import annotations
 
 import os
-from typing import Callable, Iterable, Sequence
+from typing import Iterable, Sequence
 
 from tqdm.auto import tqdm
 
 from gecscore.errors import MissingModelError
-from gecscore.chunks.labels import Label, LabelledChunks
-from gecscore.types import Chunk, ChunkPartition, Sample
 
 DEFAULT_MODEL = "bert-base-uncased"
 DEFAULT_BART_MODEL = "facebook/bart-base"
@@ -365,61 +363,3 @@ def make_scorer(scorer: str = "bertscore", model: str | None = None, num_layers:
 def apply_span(source: Sequence[str], start: int, end: int, correction: Sequence[str]) -> str:
     """``source`` with tokens ``[start, end)`` replaced by ``correction``, space-joined."""
     return " ".join((*source[:start], *correction, *source[end:]))
-
-
-# ---- CLEME2.0-sim: chunk weights ----------------------------------------------------------
-
-def _chunk_pseudo(source: Sequence[str], chunk: Chunk) -> str:
-    pseudo = apply_span(source, chunk.start, chunk.end, chunk.target)
-    return pseudo if pseudo else " ".join(source)
-
-
-def _chunk_requests(sample: Sample, partition: ChunkPartition, candidate: LabelledChunks
-                    ) -> list[list[tuple[Pair, Pair]] | None]:
-    """Per chunk: None (TN, weight 1) or the (pseudo, r) and (src, r) pairs, one per
-    reference it is weighed against."""
-    source = sample.source
-    src_text = " ".join(source)
-    references = sample.kept_references()
-    indices = range(len(references)) if candidate.reference is None else (candidate.reference,)
-    requests = []
-    for index, label in enumerate(candidate.labels):
-        if label is Label.TN:
-            requests.append(None)
-            continue
-        pairs = []
-        for k in indices:
-            reference = " ".join(references[k].tokens)
-            chunk = partition.references[k][index] if label is Label.FN else partition.hypothesis[index]
-            pairs.append(((_chunk_pseudo(source, chunk), reference), (src_text, reference)))
-        requests.append(pairs)
-    return requests
-
-
-def similarity_chunk_weigher(model: str = DEFAULT_MODEL, num_layers: int | None = None,
-                             batch_size: int = 64, device: str | None = None,
-                             progress: bool = True) -> Callable:
-    """A CLEME2.0 ``CorpusWeigher`` for ``--weighting similarity``.
-
-    For reference r: anchor = F1(src, r). A TP/FP_ne/FP_un chunk weighs |F1(pseudo, r) -
-    anchor| with pseudo = src with only that hypothesis chunk applied; an FN chunk likewise
-    with r's chunk at that index; an empty pseudo is replaced by src; TN weighs 1. Under the
-    independent assumption (candidate reference None) a chunk is weighed against every
-    reference and takes the largest weight. All pairs of the corpus are scored in one batch.
-    """
-    scorer = BertScoreF1(model, num_layers, batch_size, device, progress)
-
-    def weigh(samples: Sequence[Sample], partitions: Sequence[ChunkPartition],
-              labelled: Sequence[Sequence[LabelledChunks]]) -> list[list[tuple[float, ...]]]:
-        requests = [[_chunk_requests(sample, partition, candidate) for candidate in candidates]
-                    for sample, partition, candidates in zip(samples, partitions, labelled, strict=True)]
-        pairs = [pair for per_sample in requests for per_candidate in per_sample
-                 for chunk in per_candidate if chunk for both in chunk for pair in both]
-        scores = dict(zip(pairs, scorer.score(pairs)))
-        return [[tuple(1.0 if chunk is None else max(abs(scores[p] - scores[a]) for p, a in chunk)
-                       for chunk in per_candidate)
-                 for per_candidate in per_sample]
-                for per_sample in requests]
-
-    weigh.scorer = scorer
-    return weigh

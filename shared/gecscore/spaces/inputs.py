@@ -116,14 +116,26 @@ def corpus_input(source_text: str | None, hypothesis_text: str | None,
     return CorpusInput(sources, hypotheses, transpose_references(sets, len(sources), names))
 
 
-def samples_of(corpus: CorpusInput, tokenize: bool = False):
-    """:class:`gecscore.types.Sample` objects of a request (ERRANT edits; gold M2 edits as given)."""
-    from gecscore.api import shared_extractor, text_samples
-    from gecscore.corpus import samples_from_m2_and_text
-    from gecscore.io.m2 import read_m2
+def score_request(metric, corpus: CorpusInput):
+    """Score one request on the metric seam: gold edits from the uploaded M2 (or I-measure XML)
+    file as given, else ERRANT on the references; the reference side of a pasted corpus is kept
+    across requests (:data:`gecscore.metric.PREPARED`)."""
+    from gecscore.metric import PREPARED
+    from gecscore.types import GoldCorpus
 
     if corpus.m2_path is None:
-        return text_samples(corpus.sources, corpus.hypotheses, corpus.references, tokenize)
-    extractor = shared_extractor()
-    hypotheses = extractor.tokenize(corpus.hypotheses) if tokenize else corpus.hypotheses
-    return samples_from_m2_and_text(read_m2(corpus.m2_path), hypotheses, extractor, "hypothesis")
+        prepared = PREPARED.get(metric, corpus.sources, corpus.references or None)
+    else:
+        if corpus.m2_path.lower().endswith(".xml"):
+            from gecscore.io.ixml import read_ixml
+
+            gold = GoldCorpus(tuple(read_ixml(corpus.m2_path)), "xml", Path(corpus.m2_path).name)
+        else:
+            from gecscore.io.m2 import read_m2
+
+            gold = GoldCorpus(tuple(read_m2(corpus.m2_path)), "m2", Path(corpus.m2_path).name)
+        if len(gold) != len(corpus.hypotheses):
+            raise GecInputError(f"{len(corpus.hypotheses)} lines but the gold file has {len(gold)} sentences",
+                                "hypothesis")
+        prepared = metric.prepare(gold)
+    return metric.score(prepared, corpus.hypotheses)

@@ -1,0 +1,205 @@
+"""CLEME and CLEME2.0 behind the metric seam: their configs (every option and the papers'
+defaults, declared here once) and the prepare/score pair.
+
+Reference side (``prepare``): the gold's reference targets and, for ERRANT-extracted gold, the
+parsed sources. System side (``score``): the hypothesis edits (ERRANT, or given), the chunk
+partition, labels and weights.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import partial
+from typing import Sequence
+
+import numpy as np
+
+from gecscore.chunks.cleme import precision_recall_f, score_cleme
+from gecscore.chunks.cleme2 import DEFAULT_ALPHAS, disentangled_scores, score_cleme2
+from gecscore.chunks.evaluation import WEIGHTINGS
+from gecscore.chunks.labels import ASSUMPTIONS, ChunkCounts
+from gecscore.chunks.report import result_values, sentence_records
+from gecscore.chunks.weighers import ChunkWeigher, build_chunk_weigher
+from gecscore.errors import GecInputError, GecOptionError
+from gecscore.metric import Metric, Predictions, Prepared, Result, Signature, first_column
+from gecscore.options import (LEVELS, JudgeOptions, LayerOptions, ModelOptions, TextOptions, format_value, option,
+                              validate)
+from gecscore.types import ChunkPartition, GoldCorpus, Sample, Target
+
+
+@dataclass(frozen=True)
+class ChunkOptions(TextOptions, ModelOptions, LayerOptions, JudgeOptions):
+    """What CLEME and CLEME2.0 share."""
+
+    level: str = option("corpus", "corpus: pool all chunks; sentence: mean of sentence scores", choices=LEVELS)
+    assumption: str = option("dep", "references dependent (judged one at a time) or independent (any "
+                                    "reference counts)", choices=ASSUMPTIONS)
+
+
+@dataclass(frozen=True)
+class ClemeConfig(ChunkOptions):
+    """CLEME (Ye et al. 2023): chunk-level P/R/F_beta; length weighting by default."""
+
+    weighting: str = option("length", "edit weighting: none, length (CLEME's), similarity (BERTScore) or "
+                                      "llm (1-5 ratings from an LLM judge)", choices=WEIGHTINGS)
+    beta: float = option(0.5, "F beta", exclusive_minimum=0)
+
+    def __post_init__(self) -> None:
+        validate(self)
+
+
+def parse_alpha(value) -> tuple[float, float, float, float]:
+    """Four trade-off factors from ``"a1,a2,a3,a4"`` or a sequence: finite, non-negative, sum 1."""
+    try:
+        values = [float(v) for v in (value.split(",") if isinstance(value, str) else value)]
+    except (TypeError, ValueError):
+        raise GecOptionError("alpha", f"needs four comma-separated numbers, got {value!r}") from None
+    if len(values) != 4:
+        raise GecOptionError("alpha", f"needs four numbers (hit, wrong, under, over), got {value!r}")
+    if any(v != v or v in (float("inf"), float("-inf")) for v in values):
+        raise GecOptionError("alpha", f"must be finite numbers, got {value!r}")
+    if any(v < 0 for v in values) or abs(sum(values) - 1) > 1e-6:
+        raise GecOptionError("alpha", f"must be non-negative and sum to 1, got {values}")
+    return tuple(values)  # type: ignore[return-value]
+
+
+@dataclass(frozen=True)
+class Cleme2Config(ChunkOptions):
+    """CLEME2.0 (Ye et al. 2024): hit/wrong/under/over-correction and the comprehensive score."""
+
+    weighting: str = option("none", "edit weighting: none, length, similarity (BERTScore, CLEME2.0-sim) "
+                                    "or llm (1-5 ratings from an LLM judge)", choices=WEIGHTINGS)
+    alpha: tuple[float, float, float, float] | None = option(
+        None, "trade-off factors a1,a2,a3,a4 of hit, wrong, under, over (default by level: corpus "
+              f"{format_value(DEFAULT_ALPHAS['corpus'])}; sentence {format_value(DEFAULT_ALPHAS['sentence'])})",
+        kind=(str, tuple, list), metavar="A1,A2,A3,A4")
+
+    def __post_init__(self) -> None:
+        validate(self)
+        alpha = self.alpha
+        if alpha is None or (isinstance(alpha, str) and not alpha.strip()):
+            alpha = DEFAULT_ALPHAS[self.level]
+        object.__setattr__(self, "alpha", parse_alpha(alpha))
+
+
+class _ChunkMetric(Metric):
+    """The shared prepare/score of CLEME and CLEME2.0."""
+
+    def __init__(self, config, *, weigher: ChunkWeigher | None = None):
+        """``weigher`` shares one model-backed weigher (and its caches) between metric objects."""
+        super().__init__(config)
+        self._weigher: ChunkWeigher | None = weigher
+
+    def weigher(self) -> ChunkWeigher | None:
+        """The model-backed weigher, built once per metric object: its pair and judge caches
+        keep reference-side model work across calls and systems."""
+        config = self.config
+        if self._weigher is None and config.weighting in ("similarity", "llm"):
+            judge = None
+            if config.weighting == "llm":
+                judge = config.build_judge(config.model, config.device, config.batch_size, progress=False)
+            self._weigher = build_chunk_weigher(config.weighting, model=config.model, num_layers=config.num_layers,
+                                                batch_size=config.batch_size, device=config.device,
+                                                judge=judge, progress=False)
+        return self._weigher
+
+    def prepare(self, gold: GoldCorpus) -> Prepared:
+        for sentence in gold.sentences:
+            sentence.targets()  # built once, kept on the gold
+        facts = [("refs", gold.references_label()), ("gold", gold.origin)]
+        return Prepared(gold, tuple(facts))
+
+    def hypotheses(self, prepared: Prepared, predictions: Predictions) -> tuple[list[Target], bool]:
+        """The hypothesis targets and whether ERRANT extracted them."""
+        from gecscore import inputs
+
+        if len(predictions) != len(prepared):
+            raise GecInputError(f"got {len(predictions)} predictions for {len(prepared)} sentences")
+        if all(isinstance(p, Target) for p in predictions):
+            return list(predictions), False
+        from gecscore.extract.gold import hypothesis_targets
+
+        predictions = inputs.strings(predictions, "predictions")
+        return hypothesis_targets(prepared.gold.sources, predictions, tokenize=self.tokenize), True
+
+    def samples(self, prepared: Prepared, hypotheses: Sequence[Target]) -> list[Sample]:
+        return [Sample(gold.source, hyp, gold.targets(), index)
+                for index, (gold, hyp) in enumerate(zip(prepared.gold.sentences, hypotheses))]
+
+    def score(self, prepared: Prepared, predictions: Predictions, *,
+              partitions: Sequence[ChunkPartition] | None = None) -> Result:
+        """``partitions`` (from :func:`gecscore.chunks.evaluation.partition_corpus` of the same
+        samples) lets several settings share one system's partition."""
+        hypotheses, extracted = self.hypotheses(prepared, predictions)
+        samples = self.samples(prepared, hypotheses)
+        detail = self._score_samples(samples, partitions)
+        values = result_values(detail)
+        stats, statistic = self._statistics(detail)
+        signature = self.signature_for(prepared, detail, extracted)
+        return Result(self.name, signature, values, stats, statistic, detail,
+                      partial(sentence_records, detail))
+
+    def signature_for(self, prepared: Prepared, detail, extracted: bool) -> Signature:
+        config = self.config
+        options = [("level", config.level), ("assumption", config.assumption), ("weighting", config.weighting)]
+        options += self._metric_options()
+        if "weights" in detail.options:
+            options.append(("weights", detail.options["weights"]))
+        options.append(("tok", format_value(config.tokenize)))
+        facts = list(prepared.facts)
+        if extracted or prepared.gold.origin == "errant":
+            from gecscore.extract.errant_edits import shared_extractor
+
+            facts += shared_extractor().facts()
+        return Signature(self.name, tuple(options), tuple(facts))
+
+    def reference_key(self) -> tuple:
+        return ("chunks", self.tokenize)
+
+
+class ClemeMetric(_ChunkMetric):
+    name = "cleme"
+    config_type = ClemeConfig
+
+    def _metric_options(self) -> list[tuple[str, str]]:
+        return [("beta", format_value(self.config.beta))]
+
+    def _score_samples(self, samples, partitions):
+        c = self.config
+        return score_cleme(samples, level=c.level, assumption=c.assumption, weighting=c.weighting, beta=c.beta,
+                           partitions=partitions, weigher=self.weigher())
+
+    def _statistics(self, detail):
+        if self.config.level == "corpus":
+            stats = [[s.counts.tp, s.counts.fp, s.counts.fn] for s in detail.sentences]
+            return np.asarray(stats, dtype=np.float64).reshape(-1, 3), partial(cleme_from_means, beta=self.config.beta)
+        return np.asarray([[s.scores["f"]] for s in detail.sentences], dtype=np.float64).reshape(-1, 1), first_column
+
+
+class Cleme2Metric(_ChunkMetric):
+    name = "cleme2"
+    config_type = Cleme2Config
+
+    def _metric_options(self) -> list[tuple[str, str]]:
+        return [("alpha", format_value(self.config.alpha))]
+
+    def _score_samples(self, samples, partitions):
+        c = self.config
+        return score_cleme2(samples, level=c.level, assumption=c.assumption, weighting=c.weighting, alpha=c.alpha,
+                            partitions=partitions, weigher=self.weigher())
+
+    def _statistics(self, detail):
+        if self.config.level == "corpus":
+            stats = [[s.counts.tp, s.counts.fp_ne, s.counts.fp_un, s.counts.fn] for s in detail.sentences]
+            return (np.asarray(stats, dtype=np.float64).reshape(-1, 4),
+                    partial(cleme2_from_means, alphas=self.config.alpha))
+        return np.asarray([[s.scores["score"]] for s in detail.sentences], dtype=np.float64).reshape(-1, 1), first_column
+
+
+def cleme2_from_means(means: np.ndarray, alphas: tuple[float, ...]) -> float:
+    tp, fp_ne, fp_un, fn = means
+    return disentangled_scores(ChunkCounts(tp, fp_ne, fp_un, fn), alphas)["score"]
+
+
+def cleme_from_means(means: np.ndarray, beta: float) -> float:
+    tp, fp, fn = means
+    return precision_recall_f(tp, fp, fn, beta)[2]

@@ -1,0 +1,56 @@
+"""Command-line flags read from a metric's config: names, choices, defaults and help come from
+the config's declarations (:mod:`gecscore.options`), so they are written once."""
+from __future__ import annotations
+
+import argparse
+import dataclasses
+from typing import Any
+
+from gecscore.options import JudgeOptions, LayerOptions, ModelOptions, TextOptions, fields_of, format_value
+
+GROUPS = (
+    (TextOptions, "inputs"),
+    (ModelOptions, "models (similarity / PT-M2 weights, or the judge's model)"),
+    (LayerOptions, "models (similarity / PT-M2 weights, or the judge's model)"),
+    (JudgeOptions, "judge (LLM)"),
+)
+
+
+def flag(name: str) -> str:
+    return "--" + name.replace("_", "-")
+
+
+def _group_title(field_name: str) -> str:
+    for mixin, title in GROUPS:
+        if field_name in {f.name for f in dataclasses.fields(mixin)}:
+            return title
+    return "options"
+
+
+def add_config_arguments(parser: argparse.ArgumentParser, config_type: type) -> None:
+    """One flag per declared option of ``config_type`` (bools are switches)."""
+    titles = ["options", *dict.fromkeys(title for _, title in GROUPS)]
+    used = {_group_title(f.name) for f in fields_of(config_type) if f.metadata["cli"]}
+    groups: dict[str, Any] = {title: parser.add_argument_group(title) for title in titles if title in used}
+    for f in fields_of(config_type):
+        meta = f.metadata
+        if not meta["cli"]:
+            continue
+        title = _group_title(f.name)
+        group = groups[title]
+        default = f.default
+        help_text = meta["help"]
+        if isinstance(default, bool):
+            group.add_argument(flag(f.name), dest=f.name, action="store_true", help=help_text)
+            continue
+        kinds = meta["kind"] if isinstance(meta["kind"], tuple) else (meta["kind"],)
+        value_type = next((k for k in (int, float) if k in kinds), str)
+        if default is not None:
+            help_text += f" (default {format_value(default)})"
+        group.add_argument(flag(f.name), dest=f.name, type=value_type, default=default, choices=meta["choices"],
+                           metavar=meta["metavar"], help=help_text)
+
+
+def config_from_args(config_type: type, args: argparse.Namespace) -> Any:
+    """The config of the parsed flags (validated by the config itself)."""
+    return config_type(**{f.name: getattr(args, f.name) for f in fields_of(config_type) if f.metadata["cli"]})

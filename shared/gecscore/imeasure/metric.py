@@ -1,0 +1,106 @@
+"""The I-measure behind the metric seam: its config (the reference tool's options and defaults,
+declared here once) and the prepare/score pair.
+
+Reference side (``prepare``): the gold's error groups and, per sentence, the reference
+candidates encoded once with their baseline counts. System side (``score``): the 3-way
+alignment of each hypothesis against the candidates and the per-sentence choice.
+"""
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass
+from functools import partial
+
+import numpy as np
+
+from gecscore.errors import GecInputError, GecOptionError
+from gecscore.imeasure.scorer import (DEFAULT_MAX_CANDIDATES, Selection, WasCounts, _prepared_candidates,
+                                      aspect_scores, count_combinations, error_options, result_values,
+                                      score_imeasure, sentence_records, vector_of)
+from gecscore.metric import Metric, Predictions, Prepared, Result, Signature
+from gecscore.options import TextOptions, format_value, option, validate
+from gecscore.types import GoldCorpus, Target
+
+OPTIMISE = ("sent", "corpus")
+
+
+@dataclass(frozen=True)
+class IMeasureConfig(TextOptions):
+    """The I-measure (Felice and Briscoe 2015), as its reference tool ``ieval.py`` defaults."""
+
+    no_mix: bool = option(False, "one reference per annotator instead of mixing their corrections")
+    max: str = option("cwacc", "metric maximised per sentence: [d|c][tp|tn|fp|fn|p|r|f|acc|wacc|i]",
+                      metavar="METRIC")
+    opt: str = option("sent", "choose each reference on the sentence alone or on the running totals",
+                      choices=OPTIMISE)
+    beta: float = option(1.0, "F beta", exclusive_minimum=0)
+    w: float = option(2.0, "WAcc weight of TP and FP", exclusive_minimum=0)
+    max_candidates: int = option(DEFAULT_MAX_CANDIDATES, "enumerate at most this many reference combinations "
+                                 "per sentence; beyond, a segment-wise search (warned)", minimum=1)
+
+    def __post_init__(self) -> None:
+        validate(self)
+        try:
+            Selection(self.max, self.beta, self.w)
+        except ValueError as error:
+            raise GecOptionError("max", str(error)) from None
+
+
+class IMeasureMetric(Metric):
+    name = "imeasure"
+    config_type = IMeasureConfig
+
+    def prepare(self, gold: GoldCorpus) -> Prepared:
+        mix = not self.config.no_mix
+        for sentence in gold.sentences:  # encode the candidates once (kept while the gold lives)
+            if not mix or count_combinations(error_options(sentence)) <= self.config.max_candidates:
+                _prepared_candidates(sentence, mix)
+        return Prepared(gold, (("refs", gold.references_label()), ("gold", gold.origin)))
+
+    def score(self, prepared: Prepared, predictions: Predictions) -> Result:
+        c = self.config
+        if len(predictions) != len(prepared):
+            raise GecInputError(f"got {len(predictions)} predictions for {len(prepared)} sentences")
+        if all(isinstance(p, Target) for p in predictions):
+            hypotheses = [p.tokens for p in predictions]
+        else:
+            from gecscore import inputs
+            from gecscore.extract.gold import tokenized
+
+            lines = tokenized(inputs.strings(predictions, "predictions"), self.tokenize, "predictions")
+            hypotheses = [tuple(line.split()) for line in lines]
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            detail = score_imeasure(list(prepared.gold.sentences), hypotheses, mix=not c.no_mix, max_metric=c.max,
+                                    opt=c.opt, beta=c.beta, w=c.w, max_candidates=c.max_candidates,
+                                    progress=False)
+        for warning in caught:  # the search notes are also in detail.warnings
+            warnings.warn(str(warning.message), warning.category, stacklevel=2)
+        values = result_values(detail)
+        stats = np.asarray([vector_of(s.evaluation) for s in detail.sentences], dtype=np.float64)
+        return Result(self.name, self.signature_for(prepared), values, stats.reshape(len(detail.sentences), -1),
+                      partial(imeasure_from_means, beta=c.beta, w=c.w), detail, partial(sentence_records, detail))
+
+    def signature_for(self, prepared: Prepared) -> Signature:
+        c = self.config
+        options = [("mix", format_value(not c.no_mix)), ("max", c.max), ("opt", c.opt),
+                   ("beta", format_value(c.beta)), ("w", format_value(c.w))]
+        if c.max_candidates != DEFAULT_MAX_CANDIDATES:
+            options.append(("max_candidates", str(c.max_candidates)))
+        options.append(("tok", format_value(c.tokenize)))
+        facts = list(prepared.facts)
+        if prepared.gold.origin == "errant":
+            from gecscore.extract.errant_edits import shared_extractor
+
+            facts += shared_extractor().facts()
+        return Signature(self.name, tuple(options), tuple(facts))
+
+    def reference_key(self) -> tuple:
+        return ("imeasure", self.tokenize, self.config.no_mix, self.config.max_candidates)
+
+
+def imeasure_from_means(means: np.ndarray, beta: float = 1.0, w: float = 2.0) -> float:
+    """Correction I of count totals [dTP dTN dFP dFN cTP cTN cFP cFN cFPN bTN bFN] (means work:
+    WAcc is a ratio of counts)."""
+    m = [float(x) for x in means]
+    return aspect_scores(WasCounts(*m[4:9]), WasCounts(0.0, m[9], 0.0, m[10], 0.0), beta, w)["i"]

@@ -1,0 +1,86 @@
+"""The one path for in-memory text inputs: type and length checks, a byte-order mark or CR
+left on a line, one reference string per example, and a warning when text looks untokenised
+while ``tokenize`` is off. File reading is :mod:`gecscore.io.text`; tokenisation is spaCy's
+(:mod:`gecscore.extract.errant_edits`)."""
+from __future__ import annotations
+
+import re
+import warnings
+from typing import Any, Sequence
+
+from gecscore.errors import GecInputError
+
+BOM = "\ufeff"
+# a word with punctuation glued to it ("home." "said," "don't"): spaCy would split these
+_GLUED = re.compile(r"\w[.,!?;:)\]\"]$|^[(\[\"]\w|\w(n't|'s|'re|'ve|'ll|'d|'m)$", re.IGNORECASE)
+UNTOKENISED_SHARE = 0.2
+
+
+def clean(text: str) -> str:
+    """A line without a leading byte-order mark or trailing CR/LF."""
+    return text.lstrip(BOM).rstrip("\r\n")
+
+
+def strings(values: Any, what: str, *, non_empty: bool = False) -> list[str]:
+    """``values`` as a list of cleaned strings; a clear error on a non-string or (``non_empty``)
+    a blank item."""
+    if isinstance(values, str) or not isinstance(values, Sequence):
+        raise GecInputError(f"{what} must be a list of strings, got {type(values).__name__}")
+    out = []
+    for index, value in enumerate(values):
+        if not isinstance(value, str):
+            raise GecInputError(f"must be a string, got {type(value).__name__}", f"{what}[{index}]")
+        value = clean(value)
+        if non_empty and not value.strip():
+            raise GecInputError("empty source sentence (a source needs at least one token)", f"{what}[{index}]")
+        out.append(value)
+    return out
+
+
+def reference_lists(references: Any, n: int) -> list[list[str]]:
+    """References as one list per example; a single string per example is one reference (as
+    evaluate's sacrebleu module allows)."""
+    if isinstance(references, str) or not isinstance(references, Sequence):
+        raise GecInputError(f"references must be a list (one entry per example), got {type(references).__name__}")
+    if len(references) != n:
+        raise GecInputError(f"got {n} sources but {len(references)} reference lists")
+    out = []
+    for index, refs in enumerate(references):
+        if isinstance(refs, str):
+            refs = [refs]
+        if not isinstance(refs, Sequence) or not len(refs):
+            raise GecInputError("references must be a non-empty list of strings", f"references[{index}]")
+        out.append(strings(refs, f"references[{index}]"))
+    return out
+
+
+def parallel(sources: Any, predictions: Any | None = None, references: Any | None = None
+             ) -> tuple[list[str], list[str] | None, list[list[str]] | None]:
+    """Checked parallel inputs: equal lengths, strings, non-empty sources."""
+    sources = strings(sources, "sources", non_empty=True)
+    if predictions is not None:
+        predictions = strings(predictions, "predictions")
+        if len(predictions) != len(sources):
+            raise GecInputError(f"got {len(sources)} sources but {len(predictions)} predictions")
+    if references is not None:
+        references = reference_lists(references, len(sources))
+    if not sources:
+        raise GecInputError("no sentences to score (the inputs are empty)")
+    return sources, predictions, references
+
+
+def looks_untokenised(lines: Sequence[str]) -> bool:
+    """Whether at least 20% of the lines have punctuation glued to a word (``home.``, ``said,``,
+    ``don't``): text that spaCy would tokenise differently from whitespace splitting."""
+    lines = [line for line in lines if line.strip()]
+    if not lines:
+        return False
+    glued = sum(1 for line in lines if any(_GLUED.search(token) for token in line.split()))
+    return glued / len(lines) >= UNTOKENISED_SHARE
+
+
+def warn_if_untokenised(lines: Sequence[str], what: str, tokenize: bool) -> None:
+    if not tokenize and looks_untokenised(lines):
+        warnings.warn(f"{what} look untokenised (punctuation glued to words, e.g. 'home.'): edits are "
+                      f"extracted from whitespace tokens; pass tokenize=True (--tokenize) to tokenise "
+                      f"with spaCy first", UserWarning, stacklevel=3)

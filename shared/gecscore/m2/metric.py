@@ -1,0 +1,126 @@
+"""PT-M2 (and plain M2 / SentM2, PT-ERRANT, ERRANT) behind the metric seam: the config (every
+option with the papers' defaults, declared here once) and the prepare/score pair.
+
+Reference side (``prepare``): each sentence's gold edits per annotator (an M2 file's own edits,
+or ERRANT on plain-text references). System side (``score``): MaxMatch edits against each
+annotator (``base="m2"``) or the hypothesis ERRANT edits (``base="errant"``), edit weights from
+the pretrained scorer (its pair cache keeps reference-side scores across calls), counts.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import partial
+
+import numpy as np
+
+from gecscore.errors import GecInputError
+from gecscore.m2.maxmatch import MAX_UNCHANGED_WORDS
+from gecscore.m2.pt_m2 import BASES, SCORERS, result_values, score_pt_m2, sentence_records
+from gecscore.m2.scoring import EditCounts
+from gecscore.metric import Metric, Predictions, Prepared, Result, Signature, first_column
+from gecscore.options import LEVELS, LayerOptions, ModelOptions, TextOptions, format_value, option, validate
+from gecscore.types import GoldCorpus, Target
+
+
+@dataclass(frozen=True)
+class PtM2Config(TextOptions, ModelOptions, LayerOptions):
+    """PT-M2 (Gong et al. 2022); ``scorer="none"`` is M2 (Dahlmeier and Ng 2012) / SentM2."""
+
+    base: str = option("m2", "system edits by MaxMatch (m2) or ERRANT (errant: PT-ERRANT)", choices=BASES)
+    scorer: str = option("bertscore", "edit weights: bertscore, bartscore or none (plain M2 / SentM2)",
+                         choices=SCORERS)
+    level: str = option("corpus", "corpus: F over pooled counts; sentence: mean sentence F (SentPT-M2, the "
+                                  "paper's recommended setting)", choices=LEVELS)
+    beta: float = option(0.5, "F beta", exclusive_minimum=0)
+    max_unchanged_words: int = option(MAX_UNCHANGED_WORDS, "MaxMatch: unchanged tokens allowed inside one edit",
+                                      minimum=0)
+
+    def __post_init__(self) -> None:
+        validate(self)
+
+
+class PtM2Metric(Metric):
+    name = "pt_m2"
+    config_type = PtM2Config
+
+    def __init__(self, config: PtM2Config, *, pair_scorer=None):
+        """``pair_scorer`` shares one model scorer (and its caches) between metric objects."""
+        super().__init__(config)
+        self._pair_scorer = pair_scorer
+
+    @property
+    def family_name(self) -> str:
+        """m2, errant, pt_m2 or pt_errant: the leaderboard's name for this setting."""
+        base, weighted = self.config.base, self.config.scorer != "none"
+        return f"pt_{base}" if weighted else base
+
+    def pair_scorer(self):
+        """The model scorer, built once per metric object (its cache keeps pair scores)."""
+        c = self.config
+        if c.scorer != "none" and self._pair_scorer is None:
+            from gecscore.models.similarity import make_scorer
+
+            self._pair_scorer = make_scorer(c.scorer, c.model, c.num_layers, c.batch_size, c.device, progress=False)
+        return self._pair_scorer
+
+    def prepare(self, gold: GoldCorpus) -> Prepared:
+        return Prepared(gold, (("refs", gold.references_label()), ("gold", gold.origin)))
+
+    def hypotheses(self, prepared: Prepared, predictions: Predictions) -> tuple[list[Target], bool]:
+        """Hypothesis targets; ERRANT edits only where the base needs them (and not given)."""
+        from gecscore import inputs
+
+        if len(predictions) != len(prepared):
+            raise GecInputError(f"got {len(predictions)} predictions for {len(prepared)} sentences")
+        if all(isinstance(p, Target) for p in predictions):
+            return list(predictions), False
+        predictions = inputs.strings(predictions, "predictions")
+        from gecscore.extract.gold import hypothesis_targets, tokenized
+
+        if self.config.base == "m2":
+            lines = tokenized(predictions, self.tokenize, "predictions")
+            return [Target(tuple(line.split()), ()) for line in lines], False
+        return hypothesis_targets(prepared.gold.sources, predictions, tokenize=self.tokenize), True
+
+    def score(self, prepared: Prepared, predictions: Predictions, *, candidates=None) -> Result:
+        """``candidates`` (MaxMatch or ERRANT candidates of these predictions) skips the edit
+        extraction, so weighted and unweighted settings of one system can share it."""
+        c = self.config
+        hypotheses, extracted = self.hypotheses(prepared, predictions)
+        gold = list(prepared.gold.sentences)
+        detail = score_pt_m2(gold, hypotheses, base=c.base, scorer=c.scorer, level=c.level, beta=c.beta,
+                             max_unchanged_words=c.max_unchanged_words, pair_scorer=self.pair_scorer(),
+                             candidates=candidates, progress=False)
+        values = result_values(detail)
+        if c.level == "corpus":
+            stats = np.asarray([[s.counts.correct, s.counts.proposed, s.counts.gold] for s in detail.sentences],
+                               dtype=np.float64).reshape(-1, 3)
+            statistic = partial(m2_from_means, beta=c.beta)
+        else:
+            stats = np.asarray([[s.f] for s in detail.sentences], dtype=np.float64).reshape(-1, 1)
+            statistic = first_column
+        return Result(self.name, self.signature_for(prepared, detail, extracted), values, stats, statistic,
+                      detail, partial(sentence_records, detail, gold))
+
+    def signature_for(self, prepared: Prepared, detail, extracted: bool) -> Signature:
+        c = self.config
+        options = [("base", c.base), ("scorer", c.scorer), ("level", c.level), ("beta", format_value(c.beta))]
+        if c.base == "m2":
+            options.append(("max_unchanged_words", str(c.max_unchanged_words)))
+        options += [(k, detail.options[k]) for k in ("model", "layer") if k in detail.options]
+        options.append(("tok", format_value(c.tokenize)))
+        facts = list(prepared.facts)
+        if extracted or prepared.gold.origin == "errant":
+            from gecscore.extract.errant_edits import shared_extractor
+
+            facts += shared_extractor().facts()
+        return Signature(self.name, tuple(options), tuple(facts))
+
+    def reference_key(self) -> tuple:
+        return ("m2", self.tokenize)
+
+
+def m2_from_means(means: np.ndarray, beta: float) -> float:
+    """F_beta of (weighted) correct / proposed / gold totals."""
+    correct, proposed, gold = means
+    return EditCounts(correct, proposed, gold).scores(beta)[2]
