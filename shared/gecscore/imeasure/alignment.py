@@ -12,6 +12,8 @@ hypothesis or the reference, the pairwise programme is used (diagonal, then up, 
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from typing import Sequence
 
 import numpy as np
@@ -469,43 +471,72 @@ def _batch_was_counts(a, b, refs, starts, lengths, shared):  # pragma: no cover 
     return out
 
 
+@dataclass(frozen=True)
+class ReferenceBatch:
+    """Many encoded references of one source, laid out once for :func:`_batch_was_counts`:
+    sorted, so that neighbours share the planes of their common prefix (similar references
+    cost little more than one), flattened, with the references equal to the source apart
+    (they take the single-reference shortcut). Built on the reference side, reused for every
+    hypothesis."""
+
+    src: np.ndarray
+    refs: tuple[np.ndarray, ...]
+    same_as_source: tuple[int, ...]
+    order: np.ndarray
+    flat: np.ndarray
+    starts: np.ndarray
+    lengths: np.ndarray
+    shared: np.ndarray
+    longest: int
+
+    @classmethod
+    def build(cls, src: np.ndarray, refs: Sequence[np.ndarray]) -> "ReferenceBatch":
+        src_list = src.tolist()
+        lists = [ref.tolist() for ref in refs]
+        full = [r for r, ref in enumerate(lists) if ref != src_list]
+        order = sorted(full, key=lambda r: lists[r])
+        shared = np.zeros(len(order), dtype=np.int64)
+        for n, r in enumerate(order[1:], start=1):
+            previous, current = lists[order[n - 1]], lists[r]
+            common = 0
+            while common < min(len(previous), len(current)) and previous[common] == current[common]:
+                common += 1
+            shared[n] = common
+        lengths = np.array([len(lists[r]) for r in order], dtype=np.int64)
+        starts = np.zeros(len(order), dtype=np.int64)
+        starts[1:] = np.cumsum(lengths)[:-1]
+        longest = int(lengths.max()) if len(order) else 0
+        flat = (np.concatenate([refs[r] for r in order]).astype(np.int64) if longest
+                else np.zeros(0, dtype=np.int64))
+        same = tuple(r for r in range(len(refs)) if r not in set(full))
+        return cls(src, tuple(refs), same, np.array(order, dtype=np.int64), flat, starts, lengths, shared, longest)
+
+    def counts(self, hyp: np.ndarray) -> np.ndarray:
+        """WAS counts of the hypothesis against every reference (rows in the given order)."""
+        src, refs = self.src, self.refs
+        out = np.zeros((len(refs), 9), dtype=np.int64)
+        if src.tolist() == hyp.tolist():
+            for r, ref in enumerate(refs):
+                out[r] = _was_counts(src, hyp, ref)
+            return out
+        for r in self.same_as_source:
+            out[r] = _was_counts(src, hyp, refs[r])
+        if not len(self.order):
+            return out
+        cells = (self.longest + 1) * (len(src) + 1) * (len(hyp) + 1)
+        if cells > MAX_CELLS // 5:  # four bytes of cost and one of back-pointer a cell
+            raise GecInputError(
+                f"sentence too long for the O(n^3) alignment: {len(src)} x {len(hyp)} x {self.longest} "
+                f"tokens need {cells:,} cells (limit {MAX_CELLS:,})")
+        out[self.order] = _batch_was_counts(src, hyp, self.flat, self.starts, self.lengths, self.shared)
+        return out
+
+
 def batch_was_counts(src: np.ndarray, hyp: np.ndarray, refs: Sequence[np.ndarray]) -> np.ndarray:
     """WAS counts of :func:`align` for one source and hypothesis against many encoded
     references (rows [dTP, dTN, dFP, dFN, cTP, cTN, cFP, cFN, cFPN], in the given order).
 
     The shortcuts (source equal to the hypothesis or the reference) are applied per
-    reference; the others share the planes of their common prefix (references are visited
-    in sorted order), so similar references cost little more than one."""
-    out = np.zeros((len(refs), 9), dtype=np.int64)
-    src_list = src.tolist()
-    if src_list == hyp.tolist():
-        for r, ref in enumerate(refs):
-            out[r] = _was_counts(src, hyp, ref)
-        return out
-    full = [r for r, ref in enumerate(refs) if ref.tolist() != src_list]
-    for r in set(range(len(refs))) - set(full):
-        out[r] = _was_counts(src, hyp, refs[r])
-    if not full:
-        return out
-    lists = {r: refs[r].tolist() for r in full}
-    order = sorted(full, key=lambda r: lists[r])
-    n_max = max(len(lists[r]) for r in order)
-    cells = (n_max + 1) * (len(src) + 1) * (len(hyp) + 1)
-    if cells > MAX_CELLS // 5:  # four bytes of cost and one of back-pointer a cell
-        raise GecInputError(
-            f"sentence too long for the O(n^3) alignment: {len(src)} x {len(hyp)} x {n_max} "
-            f"tokens need {cells:,} cells (limit {MAX_CELLS:,})")
-    shared = np.zeros(len(order), dtype=np.int64)
-    for n, r in enumerate(order[1:], start=1):
-        previous, current = lists[order[n - 1]], lists[r]
-        common = 0
-        while common < min(len(previous), len(current)) and previous[common] == current[common]:
-            common += 1
-        shared[n] = common
-    lengths = np.array([len(lists[r]) for r in order], dtype=np.int64)
-    starts = np.zeros(len(order), dtype=np.int64)
-    starts[1:] = np.cumsum(lengths)[:-1]
-    flat = np.concatenate([refs[r] for r in order]) if n_max else np.zeros(0, dtype=np.int64)
-    counts = _batch_was_counts(src, hyp, flat.astype(np.int64), starts, lengths, shared)
-    out[order] = counts
-    return out
+    reference; the others share the planes of their common prefix (see :class:`ReferenceBatch`,
+    which a caller scoring many hypotheses against the same references builds once)."""
+    return ReferenceBatch.build(src, refs).counts(hyp)

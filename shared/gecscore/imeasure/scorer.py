@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 import warnings
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
@@ -26,7 +27,7 @@ from typing import Iterable, Sequence
 import numpy as np
 from tqdm.auto import tqdm
 
-from gecscore.imeasure.alignment import Column, Encoder, align, align_pair, baseline_tn_fn, batch_was_counts
+from gecscore.imeasure.alignment import Column, Encoder, ReferenceBatch, align, align_pair, baseline_tn_fn
 from gecscore.errors import GecInputError
 from gecscore.imeasure.gold import error_groups
 from gecscore.types import Gold, Tokens
@@ -361,9 +362,14 @@ def annotator_candidates(sentence: Gold) -> list[Tokens]:
 
 # ---------------------------------------------------------------- counting many references
 
+HYPOTHESES_KEPT = 4  # count vectors kept per sentence for hypotheses seen again (training loops)
+
+
 @dataclass(frozen=True)
 class PreparedReferences:
-    """Reference candidates of one source, encoded once, with their baseline TN and FN."""
+    """Reference candidates of one source, encoded and laid out once, with their baseline TN
+    and FN; the count vectors of the last few hypotheses are kept (a training loop or a
+    leaderboard sees the same hypothesis of a sentence again)."""
 
     source: Tokens
     candidates: tuple[Tokens, ...]
@@ -371,6 +377,8 @@ class PreparedReferences:
     src_ids: np.ndarray
     ref_ids: tuple[np.ndarray, ...]
     baselines: np.ndarray  # (n, 2): TN, FN of the source against each candidate
+    batch: ReferenceBatch
+    seen: OrderedDict = field(default_factory=OrderedDict, compare=False, repr=False)
 
     @classmethod
     def build(cls, source: Tokens, candidates: Sequence[Tokens]) -> "PreparedReferences":
@@ -378,7 +386,8 @@ class PreparedReferences:
         src_ids = encode(source)
         ref_ids = tuple(encode(c) for c in candidates)
         baselines = np.array([baseline_tn_fn(src_ids, r) for r in ref_ids], dtype=np.int64).reshape(-1, 2)
-        return cls(tuple(source), tuple(candidates), encode.ids, src_ids, ref_ids, baselines)
+        return cls(tuple(source), tuple(candidates), encode.ids, src_ids, ref_ids, baselines,
+                   ReferenceBatch.build(src_ids, ref_ids))
 
     def encode(self, tokens: Tokens) -> np.ndarray:
         """Ids of the same vocabulary; unseen tokens get fresh ids."""
@@ -388,7 +397,20 @@ class PreparedReferences:
                          for t in tokens], dtype=np.int64)
 
     def vectors(self, hypothesis: Tokens) -> np.ndarray:
-        """(n, 11) count vectors of the hypothesis against every candidate."""
+        """(n, 11) count vectors of the hypothesis against every candidate (read-only)."""
+        hypothesis = tuple(hypothesis)
+        found = self.seen.get(hypothesis)
+        if found is not None:
+            self.seen.move_to_end(hypothesis)
+            return found
+        out = self._vectors(hypothesis)
+        out.setflags(write=False)
+        self.seen[hypothesis] = out
+        while len(self.seen) > HYPOTHESES_KEPT:
+            self.seen.popitem(last=False)
+        return out
+
+    def _vectors(self, hypothesis: Tokens) -> np.ndarray:
         out = np.empty((len(self.candidates), VECTOR_SIZE), dtype=np.int64)
         tn, fn = self.baselines[:, 0], self.baselines[:, 1]
         out[:, 9], out[:, 10] = tn, fn
@@ -396,7 +418,7 @@ class PreparedReferences:
             zero = np.zeros_like(tn)
             out[:, :9] = np.stack([zero, tn, zero, fn, zero, tn, zero, fn, zero], axis=1)
         else:
-            out[:, :9] = batch_was_counts(self.src_ids, self.encode(hypothesis), self.ref_ids)
+            out[:, :9] = self.batch.counts(self.encode(hypothesis))
         return out
 
 
