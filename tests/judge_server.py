@@ -8,6 +8,10 @@ it is bounded: past ``max_requests`` it answers 503 and stops, and it stops itse
 ``DSGramSimulator`` plays a judge for DSGram and CLEME2.0 prompts, deterministically per
 sentence: most answers are good, some sentences first get malformed JSON, out-of-range
 scores, a 500, inconsistent or non-reciprocal matrices.
+
+``BatchService`` emulates the OpenAI Batch API offline: it checks an input file as the
+provider would, answers each line with the same ``respond`` functions, and writes the
+provider's output file (and error file).
 """
 from __future__ import annotations
 
@@ -297,3 +301,68 @@ def tiny_causal_lm(seed: int = 0, chat_template: str | None = None):
                          num_attention_heads=2, num_key_value_heads=2, max_position_embeddings=4096,
                          bos_token_id=None, eos_token_id=vocab["<eos>"], pad_token_id=vocab["<pad>"])
     return LlamaForCausalLM(config).eval(), tokenizer
+
+
+# ------------------------------------------------------------------ the Batch API, offline
+
+class BatchService:
+    """``BatchService(respond).run(input_path, output_path, error_path=None, expire=...)``.
+
+    Rejects an input file that :func:`gecscore.judge.batch.validate_batch_file` faults (as the
+    provider would at upload), answers each line with ``respond(body)`` and writes one output
+    line per request: ``{"id", "custom_id", "response": {"status_code", "request_id", "body"},
+    "error": null}``. Non-200 answers go to ``error_path`` when given (the provider's error
+    file), else to the output. ``expire(custom_id)`` true: the line is
+    ``{"response": null, "error": {"code": "batch_expired", ...}}``. ``requests`` counts lines
+    answered over the service's life.
+    """
+
+    def __init__(self, respond: Callable[[dict], Reply]):
+        self.respond = respond
+        self.requests = 0
+        self.batches = 0
+
+    def run(self, input_path, output_path, *, error_path=None, expire=lambda custom_id: False) -> dict:
+        from gecscore.judge.batch import validate_batch_file
+
+        problems = validate_batch_file(input_path)
+        if problems:
+            raise ValueError("batch input rejected: " + "; ".join(problems[:5]))
+        self.batches += 1
+        counts = Counter()
+        out, errors = [], []
+        with open(input_path, encoding="utf-8") as lines:
+            for raw in lines:
+                line = json.loads(raw)
+                self.requests += 1
+                number = self.requests
+                record = {"id": f"batch_req_{number}", "custom_id": line["custom_id"]}
+                if expire(line["custom_id"]):
+                    record.update(response=None, error={
+                        "code": "batch_expired",
+                        "message": "This request could not be executed before the completion window expired."})
+                    errors.append(record)
+                    counts["expired"] += 1
+                    continue
+                reply = self.respond(line["body"])
+                if reply.body is not None:
+                    try:
+                        body = json.loads(reply.body)
+                    except ValueError:
+                        body = reply.body.decode("utf-8", "replace")
+                elif reply.status == 200:
+                    body = json.loads(completion(reply.content or "", line["body"].get("model", "test")))
+                else:
+                    body = {"error": {"message": reply.content or "scripted error", "type": "server_error"}}
+                record.update(response={"status_code": reply.status, "request_id": f"req_{number}", "body": body},
+                              error=None)
+                (out if reply.status == 200 or error_path is None else errors).append(record)
+                counts[reply.status] += 1
+        for path, records in ((output_path, out), (error_path, errors if error_path else [])):
+            if path is not None:
+                with open(path, "w", encoding="utf-8") as file:
+                    file.writelines(json.dumps(r) + "\n" for r in records)
+        if error_path is None and errors:  # expired lines share the output file
+            with open(output_path, "a", encoding="utf-8") as file:
+                file.writelines(json.dumps(r) + "\n" for r in errors)
+        return dict(counts)

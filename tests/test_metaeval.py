@@ -11,8 +11,7 @@ from gecscore.metaeval.bootstrap import paired_bootstrap, resample_weights
 from gecscore.metaeval.correlation import correlate, pearson, spearman
 from gecscore.metaeval.human import HumanScores, gjg15_scores, load_human, match_lines, read_human_tsv, seeda_scores
 from gecscore.metaeval.refsets import RefSet, exclude_unchanged, fill_annotators, load_refset, read_m2_lenient
-from gecscore.types import Gold
-from gecscore.types import Edit, Target
+from gecscore.types import Target
 
 from datapaths import GEC_DATA, require
 

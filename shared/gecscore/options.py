@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any, Iterator, Sequence
 
 from gecscore.errors import GecOptionError
+from gecscore.judge.factory import JUDGE_BACKENDS
 
 # What the signature calls a value that is absent; a field whose value is this is left out.
 UNSET = None
@@ -24,20 +25,23 @@ UNSET = None
 def option(default: Any, help: str, *, kind: type | tuple[type, ...] | None = None,
            choices: Sequence[Any] | None = None, minimum: float | None = None,
            exclusive_minimum: float | None = None, maximum: float | None = None,
-           signature: str | None = "", cli: bool = True, metavar: str | None = None) -> Any:
+           signature: str | None = "", cli: bool = True, metavar: str | None = None,
+           repeat: bool = False) -> Any:
     """A config field with its default and what :func:`validate` checks.
 
     ``kind``: the accepted type(s) (default: the default's type; ``None`` is always accepted
     when the default is ``None``). ``signature``: the key this option has in the signature
     ("" = its own name, ``None`` = not part of the signature because it cannot change the
-    number, e.g. a batch size or a cache path). ``cli=False`` keeps it off the command line.
+    number, e.g. a batch size or a cache path). ``cli=False`` keeps it off the command line;
+    ``repeat``: a list of values, one per use of the flag.
     """
     if kind is None and default is not None:
         kind = type(default)
     return dataclasses.field(default=default, metadata={
         "help": help, "kind": kind, "choices": tuple(choices) if choices is not None else None,
         "minimum": minimum, "exclusive_minimum": exclusive_minimum, "maximum": maximum,
-        "signature": signature, "cli": cli, "metavar": metavar})
+        "signature": signature, "cli": cli, "metavar": metavar,
+        "repeat": repeat})
 
 
 def fields_of(config: Any) -> Iterator[dataclasses.Field]:
@@ -154,15 +158,13 @@ class LayerOptions:
                                           "bert-base-uncased)", kind=int, minimum=1, signature=None)
 
 
-JUDGE_BACKENDS = ("openai", "transformers")
-
-
 @dataclass(frozen=True)
 class JudgeOptions:
     """An LLM judge: an OpenAI-compatible endpoint or a local transformers model (``model``)."""
 
-    backend: str = option("openai", "judge backend: openai (any OpenAI-compatible endpoint) or "
-                                    "transformers (a local causal LM)", choices=JUDGE_BACKENDS, signature=None)
+    backend: str = option("openai", "judge backend: openai (any OpenAI-compatible endpoint), transformers "
+                                    "(a local causal LM) or replay (answers from --replay FILE)",
+                          choices=JUDGE_BACKENDS, signature=None)
     base_url: str | None = option(None, "chat-completions base URL (default $OPENAI_BASE_URL or OpenAI)",
                                   kind=str, signature=None)
     api_key_env: str = option("OPENAI_API_KEY", "environment variable holding the API key", signature=None,
@@ -174,6 +176,18 @@ class JudgeOptions:
     timeout: float = option(60.0, "seconds per judge request", exclusive_minimum=0, signature=None)
     max_retries: int = option(4, "retries of a judge request after a transport error", minimum=0,
                               signature=None)
+    export_batch: str | None = option(None, "write the judge requests the cache cannot answer to FILE, an OpenAI "
+                                            "Batch API input file, instead of calling the judge; submit it, then "
+                                            "run again with --import-batch OUTPUT", kind=str, signature=None,
+                                      metavar="FILE")
+    import_batch: tuple[str, ...] | None = option(None, "store a finished OpenAI batch's output (or error) file in "
+                                                        "the judge cache before the run (repeatable)",
+                                                  kind=(tuple, list, str), signature=None, metavar="FILE",
+                                                  repeat=True)
+    transcript: str | None = option(None, "write every judge request of the run with its answer to FILE (JSON "
+                                          "lines), for --backend replay", kind=str, signature=None, metavar="FILE")
+    replay: str | None = option(None, "with --backend replay: answer from FILE (a --transcript or a DSGram-Eval "
+                                      "answer file)", kind=str, signature=None, metavar="FILE")
 
     def build_judge(self, model: str | None, device: str | None, batch_size: int | None,
                     progress: bool = True):
@@ -183,4 +197,6 @@ class JudgeOptions:
         return build_judge(self.backend, model, base_url=self.base_url, api_key_env=self.api_key_env,
                            cache=self.cache, no_cache=self.no_cache, concurrency=self.concurrency,
                            timeout=self.timeout, max_retries=self.max_retries, device=device,
-                           batch_size=batch_size or 8, progress=progress)
+                           batch_size=batch_size or 8, progress=progress, replay=self.replay,
+                           transcript=self.transcript, export_batch=self.export_batch,
+                           import_batch=self.import_batch)

@@ -102,6 +102,10 @@ class _ChunkMetric(Metric):
                                                 judge=judge, progress=False)
         return self._weigher
 
+    def has_weigher(self) -> bool:
+        """Whether the model-backed weigher has been built (it is built on first use)."""
+        return self._weigher is not None
+
     def prepare(self, gold: GoldCorpus) -> Prepared:
         for sentence in gold.sentences:
             sentence.targets()  # built once, kept on the gold

@@ -7,7 +7,7 @@ from typing import Sequence
 
 from gecscore.errors import GecInputError
 from gecscore.io.m2 import read_m2
-from gecscore.types import Gold, Sample, Target
+from gecscore.types import Gold, Sample
 
 
 def samples_from_m2(gold: Sequence[Gold], hypotheses: Sequence[Gold],

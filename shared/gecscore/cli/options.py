@@ -43,6 +43,9 @@ def add_config_arguments(parser: argparse.ArgumentParser, config_type: type) -> 
         if isinstance(default, bool):
             group.add_argument(flag(f.name), dest=f.name, action="store_true", help=help_text)
             continue
+        if meta["repeat"]:
+            group.add_argument(flag(f.name), dest=f.name, action="append", metavar=meta["metavar"], help=help_text)
+            continue
         kinds = meta["kind"] if isinstance(meta["kind"], tuple) else (meta["kind"],)
         value_type = next((k for k in (int, float) if k in kinds), str)
         if default is not None:

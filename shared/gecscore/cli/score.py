@@ -3,6 +3,7 @@ translation of flags onto the metric seam (its flags come from the metric's conf
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 
 from gecscore.cli.inputs import (add_input_arguments, add_output_arguments, prepare_gold, print_result,
@@ -37,10 +38,22 @@ def run(args: argparse.Namespace) -> int:
     metric = cls(config_from_args(cls.config_type, args))
     prepared = prepare_gold(args, metric)
     predictions = read_predictions(args, prepared)
+    judge = None
     try:
         result = metric.score(prepared, predictions)
+        judge = judge_of(metric)
     finally:
-        _report_judge(metric)
+        judge = judge or judge_of(metric)
+        if judge is not None:
+            print(judge.summary(), file=sys.stderr)
+            judge.close()
+    if judge is not None and judge.exporter is not None:
+        # the requests went to a batch file: these scores are not the metric's, print none
+        exported = judge.exporter.result
+        if args.json:
+            print(json.dumps({"metric": args.metric, "batch_export": {
+                "files": [str(p) for p in exported.paths], "requests": exported.written}}))
+        return 0
     if args.per_sentence:
         write_json_lines(args.per_sentence, result.records())
     if args.metric == "imeasure" and not args.json:
@@ -55,15 +68,12 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _report_judge(metric) -> None:
-    """A judge's request summary on stderr (and its connections closed)."""
+def judge_of(metric):
+    """The LLM judge a metric object used (DSGram, or CLEME2.0's llm weighting), if any."""
     if metric.name == "dsgram":
-        if metric._judge is not None:
-            print(metric.judge().summary(), file=sys.stderr)
-        metric.close()
-    elif getattr(metric.config, "weighting", None) == "llm" and metric._weigher is not None:
-        print(metric._weigher.summary(), file=sys.stderr)
-        metric._weigher.judge.close()
+        return metric.judge() if metric.has_judge() else None
+    weigher = metric.weigher() if getattr(metric.config, "weighting", None) == "llm" and metric.has_weigher() else None
+    return getattr(weigher, "judge", None)
 
 
 def print_imeasure_table(out: dict) -> None:

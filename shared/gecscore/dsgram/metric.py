@@ -48,6 +48,9 @@ class DsgramMetric(Metric):
             self._judge = c.build_judge(c.model, c.device, c.batch_size, progress=False)
         return self._judge
 
+    def has_judge(self) -> bool:
+        return self._judge is not None
+
     def close(self) -> None:
         if self._judge is not None:
             self._judge.close()

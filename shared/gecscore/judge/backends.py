@@ -16,7 +16,7 @@ from gecscore.errors import MissingModelError
 from gecscore.judge.types import (JudgeConfigError, JudgeRequest, PermanentJudgeError, Sampling,
                                   TransientJudgeError)
 
-BACKENDS = ("openai", "transformers")
+BACKENDS = ("openai", "transformers")  # the live ones; ``replay`` (gecscore.judge.replay) answers from files
 DEFAULT_MODEL = "gpt-4o"
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 RETRYABLE_STATUS = frozenset({408, 409, 425, 429})
@@ -37,8 +37,20 @@ class JudgeBackend(ABC):
     def complete_batch(self, requests: Sequence[JudgeRequest]) -> list[str]:
         return [self.complete(request) for request in requests]
 
+    @property
+    def label(self) -> str:
+        """How summaries name this judge."""
+        return f"{self.name}:{self.model}"
+
     def close(self) -> None:
         """Release connections or memory."""
+
+
+def chat_body(request: JudgeRequest, model: str) -> dict[str, Any]:
+    """The chat-completions body of ``request`` (live calls and Batch API lines alike)."""
+    return {"model": model,
+            "messages": [{"role": role, "content": content} for role, content in request.messages],
+            **request.sampling.as_dict()}
 
 
 class OpenAIChatBackend(JudgeBackend):
@@ -65,9 +77,7 @@ class OpenAIChatBackend(JudgeBackend):
             limits=httpx.Limits(max_connections=max_connections, max_keepalive_connections=max_connections))
 
     def body(self, request: JudgeRequest) -> dict[str, Any]:
-        return {"model": self.model,
-                "messages": [{"role": role, "content": content} for role, content in request.messages],
-                **request.sampling.as_dict()}
+        return chat_body(request, self.model)
 
     def complete(self, request: JudgeRequest) -> str:
         httpx = self._httpx
@@ -88,15 +98,23 @@ class OpenAIChatBackend(JudgeBackend):
                                        " (check --base-url, --model and the API key)")
             raise PermanentJudgeError(f"HTTP {status}", f"{self.url} answered {status}: {detail}")
         try:
-            data = response.json()
-            content = data["choices"][0]["message"].get("content")
-        except (ValueError, KeyError, IndexError, TypeError, AttributeError):
+            return completion_text(response.json())
+        except ValueError:
             raise TransientJudgeError("bad response", f"{self.url} sent a body that is not a chat "
                                       f"completion: {response.text[:200]!r}") from None
-        return content if isinstance(content, str) else ""
 
     def close(self) -> None:
         self._client.close()
+
+
+def completion_text(data: Any) -> str:
+    """The answer text of a chat-completion body ("" when the message has no text content);
+    ValueError when ``data`` is not a chat completion."""
+    try:
+        content = data["choices"][0]["message"].get("content")
+    except (KeyError, IndexError, TypeError, AttributeError):
+        raise ValueError("not a chat completion") from None
+    return content if isinstance(content, str) else ""
 
 
 def _error_detail(response) -> str:

@@ -3,6 +3,10 @@
 Keyed by :meth:`JudgeRequest.cache_key` (backend, model, messages, sampling, attempt). A run
 killed at any point leaves every finished answer committed, so a rerun repeats none of them.
 Only successful answers are stored; API keys never reach the cache.
+
+A second table remembers the requests written to OpenAI Batch API files (``batch_pending``),
+so that importing the provider's output needs only that output and this cache (see
+:mod:`gecscore.judge.batch`).
 """
 from __future__ import annotations
 
@@ -21,6 +25,16 @@ CREATE TABLE IF NOT EXISTS answers (
     model    TEXT NOT NULL,
     request  TEXT NOT NULL,
     answer   TEXT NOT NULL,
+    created  REAL NOT NULL
+)
+"""
+_PENDING_SCHEMA = """
+CREATE TABLE IF NOT EXISTS batch_pending (
+    key      TEXT PRIMARY KEY,
+    backend  TEXT NOT NULL,
+    model    TEXT NOT NULL,
+    request  TEXT NOT NULL,
+    file     TEXT NOT NULL,
     created  REAL NOT NULL
 )
 """
@@ -50,6 +64,7 @@ class JudgeCache:
                     if mode.lower() != "wal":
                         self._db.execute("PRAGMA journal_mode=WAL")
                 self._db.execute(_SCHEMA)
+                self._db.execute(_PENDING_SCHEMA)
                 self._db.commit()
                 return
             except sqlite3.OperationalError as error:
@@ -62,15 +77,38 @@ class JudgeCache:
             row = self._db.execute("SELECT answer FROM answers WHERE key = ?", (key,)).fetchone()
         return row[0] if row else None
 
-    def put(self, key: str, backend: str, model: str, request: JudgeRequest, answer: str) -> None:
-        """Store and commit one answer at once (so a kill right after loses nothing)."""
-        record = json.dumps({"messages": [list(m) for m in request.messages],
-                             "sampling": request.sampling.as_dict(), "attempt": request.attempt},
+    def put(self, key: str, backend: str, model: str, request: JudgeRequest | dict, answer: str) -> None:
+        """Store and commit one answer at once (so a kill right after loses nothing).
+        ``request`` is the request or its :meth:`JudgeRequest.record`."""
+        record = json.dumps(request.record() if isinstance(request, JudgeRequest) else request,
                             ensure_ascii=False)
         with self._lock:
             self._db.execute("INSERT OR REPLACE INTO answers VALUES (?, ?, ?, ?, ?, ?)",
                              (key, backend, model, record, answer, time.time()))
+            self._db.execute("DELETE FROM batch_pending WHERE key = ?", (key,))
             self._db.commit()
+
+    # ------------------------------------------------------------ batch bookkeeping
+
+    def add_pending(self, rows: list[tuple[str, str, str, JudgeRequest]], file: str) -> None:
+        """Remember requests ``(key, backend, model, request)`` written to the batch file ``file``."""
+        now = time.time()
+        with self._lock:
+            self._db.executemany("INSERT OR REPLACE INTO batch_pending VALUES (?, ?, ?, ?, ?, ?)",
+                                 [(key, backend, model, json.dumps(request.record(), ensure_ascii=False),
+                                   file, now) for key, backend, model, request in rows])
+            self._db.commit()
+
+    def pending(self, key: str) -> tuple[str, str, dict] | None:
+        """``(backend, model, request record)`` of an exported request still without an answer."""
+        with self._lock:
+            row = self._db.execute("SELECT backend, model, request FROM batch_pending WHERE key = ?",
+                                   (key,)).fetchone()
+        return (row[0], row[1], json.loads(row[2])) if row else None
+
+    def pending_count(self) -> int:
+        with self._lock:
+            return self._db.execute("SELECT COUNT(*) FROM batch_pending").fetchone()[0]
 
     def __len__(self) -> int:
         with self._lock:

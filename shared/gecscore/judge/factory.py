@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Sequence
 
 from gecscore.errors import GecInputError
 from gecscore.judge.backends import (BACKENDS, DEFAULT_BASE_URL, DEFAULT_MODEL, OpenAIChatBackend,
@@ -11,6 +12,7 @@ from gecscore.judge.cache import JudgeCache
 from gecscore.judge.runner import Judge, RetryPolicy
 
 DEFAULT_API_KEY_ENV = "OPENAI_API_KEY"
+JUDGE_BACKENDS = (*BACKENDS, "replay")
 
 
 def default_cache_path() -> Path:
@@ -23,28 +25,63 @@ def build_judge(backend: str = "openai", model: str | None = None, *, base_url: 
                 api_key_env: str = DEFAULT_API_KEY_ENV, cache: str | Path | None = None,
                 no_cache: bool = False, concurrency: int = 8, timeout: float = 60.0,
                 max_retries: int = 4, backoff_s: float = 1.0, device: str | None = None,
-                batch_size: int = 8, progress: bool = True) -> Judge:
-    """A judge for ``backend`` (openai | transformers).
+                batch_size: int = 8, progress: bool = True, replay: str | Path | None = None,
+                transcript: str | Path | None = None, export_batch: str | Path | None = None,
+                import_batch: str | Path | Sequence[str | Path] | None = None) -> Judge:
+    """A judge for ``backend`` (openai | transformers | replay).
 
     The API key is read from the environment variable ``api_key_env`` and handed to the HTTP
     client only. ``cache`` defaults to :func:`default_cache_path`; ``no_cache`` disables it.
+
+    ``replay``: the transcript or DSGram-Eval answer file the ``replay`` backend answers from
+    (it uses no cache). ``transcript``: write every (request, answer) the run uses there.
+    OpenAI Batch API round trips (openai backend, with the cache; see
+    :mod:`gecscore.judge.batch`): ``import_batch`` (one file or several) stores a batch's
+    output in the cache before the run; ``export_batch`` makes the judge write the requests the
+    cache cannot answer to that file instead of calling the endpoint (no API key needed).
     """
-    if backend not in BACKENDS:
-        raise GecInputError(f"unknown backend {backend!r}; expected one of: {', '.join(BACKENDS)}")
+    if backend not in JUDGE_BACKENDS:
+        raise GecInputError(f"unknown backend {backend!r}; expected one of: {', '.join(JUDGE_BACKENDS)}")
     if concurrency < 1:
         raise GecInputError(f"concurrency must be at least 1, got {concurrency}")
+    imports = [import_batch] if isinstance(import_batch, (str, Path)) else list(import_batch or ())
+    batch = bool(imports or export_batch)
+    if batch and backend != "openai":
+        raise GecInputError(f"--export-batch and --import-batch need the openai backend, not {backend}")
+    if batch and no_cache:
+        raise GecInputError("--export-batch and --import-batch work through the judge cache: drop --no-cache")
+    if replay is not None and backend != "replay":
+        raise GecInputError("--replay FILE needs --backend replay")
     if backend == "openai":
         url = base_url or os.environ.get("OPENAI_BASE_URL") or DEFAULT_BASE_URL
         api_key = os.environ.get(api_key_env) or None
-        if api_key is None and url.rstrip("/") == DEFAULT_BASE_URL:
+        if api_key is None and url.rstrip("/") == DEFAULT_BASE_URL and not batch:
             raise GecInputError(f"the OpenAI API needs a key: set ${api_key_env} "
                                 "(or name another variable with --api-key-env)")
         judge_backend = OpenAIChatBackend(model or DEFAULT_MODEL, url, api_key=api_key, timeout=timeout,
                                           max_connections=concurrency)
+    elif backend == "replay":
+        if replay is None:
+            raise GecInputError("the replay backend needs --replay FILE (a transcript or a DSGram-Eval answer file)")
+        from gecscore.judge.replay import ReplayBackend
+
+        judge_backend = ReplayBackend(replay, model)
+        no_cache = True  # answers come from the file; a cache could only hide a changed file
     else:
         if not model:
             raise GecInputError("the transformers backend needs --model (a local path or Hub id)")
         judge_backend = TransformersBackend(model, device=device, batch_size=batch_size)
     store = None if no_cache else JudgeCache(cache if cache else default_cache_path())
-    return Judge(judge_backend, store, concurrency=concurrency,
-                 retry=RetryPolicy(max_retries=max_retries, backoff_s=backoff_s), progress=progress)
+    judge = Judge(judge_backend, store, concurrency=concurrency,
+                  retry=RetryPolicy(max_retries=max_retries, backoff_s=backoff_s), progress=progress)
+    try:
+        for path in imports:
+            judge.import_batch(path)
+        if export_batch is not None:
+            judge.export_batch_to(export_batch)
+        if transcript is not None:
+            judge.record_transcript(transcript)
+    except BaseException:
+        judge.close()
+        raise
+    return judge

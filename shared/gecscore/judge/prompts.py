@@ -11,6 +11,7 @@ reciprocal matrix (the paper's is not), and its last line names the sentence pai
 from __future__ import annotations
 
 import json
+from typing import Sequence
 
 from gecscore.judge.types import Message
 
@@ -159,3 +160,44 @@ def matrix_messages(source: str, hypothesis: str) -> tuple[Message, ...]:
 def edit_weight_messages(sentence: str, edit: str) -> tuple[Message, ...]:
     """CLEME2.0 appendix A, one user turn."""
     return (("user", EDIT_WEIGHT_PROMPT.replace("{sentence}", sentence).replace("{edit}", edit)),)
+
+
+# ------------------------------------------------------------------ reading requests back
+
+PROMPT_KINDS = ("scores", "matrix", "edit")
+_EDIT_HEAD = EDIT_WEIGHT_PROMPT.split("{sentence}")[0]
+
+
+def prompt_kind(messages: Sequence[Message]) -> str:
+    """``scores`` (DSGram A.1), ``matrix`` (A.2), ``edit`` (CLEME2.0 edit weight) or ``other``."""
+    if not messages:
+        return "other"
+    first = messages[0][1]
+    if first == SUB_SCORE_PROMPT:
+        return "scores"
+    if first == MATRIX_PROMPT:
+        return "matrix"
+    if first.startswith(_EDIT_HEAD):
+        return "edit"
+    return "other"
+
+
+def prompt_subject(messages: Sequence[Message]) -> tuple[str, str] | None:
+    """What a request asks about: (source, hypothesis) for DSGram prompts, (sentence, edit) for
+    an edit weight; None for other prompts or a user turn that does not parse."""
+    kind = prompt_kind(messages)
+    try:
+        if kind == "edit":
+            tail = messages[0][1][len(_EDIT_HEAD):]
+            sentence, rest = tail.split("\nEdit: ", 1)
+            return sentence, rest.split("\n", 1)[0]
+        if kind in ("scores", "matrix") and len(messages) > 1:
+            user = messages[1][1].strip()
+            if user.startswith("```"):
+                user = user.strip("`").strip().removeprefix("json").strip()
+            pair = json.loads(user)
+            pair = pair[0] if isinstance(pair, list) else pair
+            return str(pair["original sentence"]), str(pair["corrected sentence"])
+    except (ValueError, KeyError, IndexError, TypeError):
+        return None
+    return None

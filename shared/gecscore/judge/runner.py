@@ -6,6 +6,12 @@ batches of ``backend.batch_size`` for local models); each answer is committed to
 as it arrives. Transient errors are retried with exponential backoff (bounded); a request that
 still fails is returned as a failed answer and counted. A setup error (bad key, unknown model)
 stops the run.
+
+Two optional modes (see :mod:`gecscore.judge.batch` and :mod:`gecscore.judge.replay`):
+:meth:`Judge.export_batch_to` writes the requests the cache cannot answer to an OpenAI Batch API
+file instead of calling the backend (they answer as failures of kind ``batch export``), and
+:meth:`Judge.record_transcript` writes every request the judge answers, with its answer, to a
+transcript that the ``replay`` backend can answer from.
 """
 from __future__ import annotations
 
@@ -20,8 +26,10 @@ from typing import Sequence
 
 from tqdm import tqdm
 
-from gecscore.judge.backends import JudgeBackend
+from gecscore.judge.backends import JudgeBackend, OpenAIChatBackend
+from gecscore.judge.batch import BATCH_EXPORTED, BatchImport, BatchWriter, import_batch
 from gecscore.judge.cache import JudgeCache
+from gecscore.judge.replay import TranscriptWriter
 from gecscore.judge.types import (JudgeAnswer, JudgeConfigError, JudgeRequest, PermanentJudgeError,
                                   TransientJudgeError)
 
@@ -96,11 +104,45 @@ class Judge:
         self.retry = retry
         self.progress = progress
         self.stats = JudgeStats()
+        self.exporter: BatchWriter | None = None
+        self.transcript: TranscriptWriter | None = None
+        self.batch_imports: list[BatchImport] = []
         self._lock = threading.Lock()
 
     @property
     def name(self) -> str:
-        return f"{self.backend.name}:{self.backend.model}"
+        return self.backend.label
+
+    # ------------------------------------------------------------ batch and transcript modes
+
+    def export_batch_to(self, path, **limits) -> BatchWriter:
+        """From now on, write requests the cache cannot answer to the OpenAI Batch API file
+        ``path`` (each once; ``limits``: ``max_requests``, ``max_bytes``) instead of asking the
+        backend; they answer as failures. Their ``custom_id`` is the cache key this judge would
+        store a live answer under."""
+        if not isinstance(self.backend, OpenAIChatBackend):
+            raise JudgeConfigError(f"batch files are for OpenAI-compatible endpoints, not the "
+                                   f"{self.backend.label} backend")
+        if self.cache is None:
+            raise JudgeConfigError("a batch round trip needs the judge cache (drop --no-cache)")
+        self.exporter = BatchWriter(path, self.backend.model, self.cache, backend=self.backend.name, **limits)
+        return self.exporter
+
+    def import_batch(self, path, *, requests_path=None) -> BatchImport:
+        """Store the answers of a Batch API output (or error) file in the cache; see
+        :func:`gecscore.judge.batch.import_batch`. The summary is added to :meth:`summary`."""
+        if self.cache is None:
+            raise JudgeConfigError("a batch round trip needs the judge cache (drop --no-cache)")
+        result = import_batch(path, self.cache, requests_path=requests_path)
+        self.batch_imports.append(result)
+        return result
+
+    def record_transcript(self, path) -> TranscriptWriter:
+        """From now on, write every (request, answer) this judge returns to the transcript ``path``."""
+        self.transcript = TranscriptWriter(path, self.backend.name, self.backend.model)
+        return self.transcript
+
+    # ------------------------------------------------------------ asking
 
     def ask(self, requests: Sequence[JudgeRequest], desc: str = "judge") -> list[JudgeAnswer]:
         """Answers for ``requests`` in order (identical requests are sent once)."""
@@ -108,8 +150,8 @@ class Judge:
         todo: dict[str, list[int]] = {}
         with self._lock:
             self.stats.requests += len(requests)
-        for index, request in enumerate(requests):
-            key = request.cache_key(self.backend.name, self.backend.model)
+        keys = [request.cache_key(self.backend.name, self.backend.model) for request in requests]
+        for index, (key, request) in enumerate(zip(keys, requests)):
             if key in todo:
                 todo[key].append(index)
                 continue
@@ -120,7 +162,14 @@ class Judge:
                     self.stats.cache_hits += 1
             else:
                 todo[key] = [index]
-        if todo:
+        if todo and self.exporter is not None:
+            jobs = [(key, requests[indices[0]]) for key, indices in todo.items()]
+            self.exporter.add(jobs)
+            for key, _ in jobs:
+                answer = self._failed(BATCH_EXPORTED, f"written to the batch file {self.exporter.path}")
+                for index in todo[key]:
+                    answers[index] = answer
+        elif todo:
             jobs = [(key, requests[indices[0]]) for key, indices in todo.items()]
             with tqdm(total=len(jobs), desc=desc, unit="call", file=sys.stderr,
                       disable=not self.progress, leave=False) as bar:
@@ -131,6 +180,8 @@ class Judge:
             for (key, _), answer in zip(jobs, results, strict=True):
                 for index in todo[key]:
                     answers[index] = answer
+        if self.transcript is not None:
+            self.transcript.write(keys, requests, answers)  # type: ignore[arg-type]
         return answers  # type: ignore[return-value]
 
     def _run_threaded(self, jobs: list[tuple[str, JudgeRequest]], bar) -> list[JudgeAnswer]:
@@ -208,9 +259,19 @@ class Judge:
         return JudgeAnswer(None, f"{kind}: {error}")
 
     def summary(self) -> str:
-        return f"judge {self.name}: {self.stats.summary()}"
+        lines = [f"judge {self.name}: {self.stats.summary()}"]
+        lines += [result.summary() for result in self.batch_imports]
+        if self.exporter is not None:
+            lines.append(self.exporter.result.summary())
+        if self.transcript is not None:
+            lines.append(self.transcript.summary())
+        return "\n".join(lines)
 
     def close(self) -> None:
+        if self.exporter is not None:
+            self.exporter.close()
+        if self.transcript is not None:
+            self.transcript.close()
         self.backend.close()
         if self.cache is not None:
             self.cache.close()

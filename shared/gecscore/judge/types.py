@@ -43,10 +43,28 @@ class JudgeRequest:
 
     def cache_key(self, backend: str, model: str) -> str:
         """sha256 of (backend, model, messages, sampling, attempt); nothing secret goes in."""
-        payload = {"backend": backend, "model": model, "messages": [list(m) for m in self.messages],
-                   "sampling": self.sampling.as_dict(), "attempt": self.attempt}
+        payload = {"backend": backend, "model": model, **self.record()}
         text = json.dumps(payload, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
         return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+    def content_key(self) -> str:
+        """sha256 of (messages, sampling, attempt): the request whoever answers it (replay files)."""
+        text = json.dumps(self.record(), sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+        return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+    def record(self) -> dict:
+        """The request as JSON-ready data (cache rows, transcripts); :meth:`from_record` inverts it."""
+        return {"messages": [list(m) for m in self.messages], "sampling": self.sampling.as_dict(),
+                "attempt": self.attempt}
+
+    @classmethod
+    def from_record(cls, record: dict) -> "JudgeRequest":
+        """The request of :meth:`record` output. Values keep their JSON types (0 stays an int), so
+        the keys of the rebuilt request equal the original's."""
+        sampling = record["sampling"]
+        return cls.of([(role, content) for role, content in record["messages"]],
+                      Sampling(sampling["temperature"], sampling["top_p"], sampling["max_tokens"]),
+                      record.get("attempt", 0))
 
 
 @dataclass(frozen=True, slots=True)
