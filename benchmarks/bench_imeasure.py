@@ -17,7 +17,8 @@ import warnings
 from pathlib import Path
 
 from gecscore.io.ixml import read_ixml
-from gecscore.imeasure.scorer import DEFAULT_MAX_CANDIDATES, score_imeasure
+from gecscore.imeasure.config import DEFAULT_MAX_CANDIDATES
+from gecscore.imeasure.scorer import score_imeasure
 
 SYSTEMS = ("UFC", "INPUT", "IITB", "SJTU", "CUUI", "PKU", "AMU", "UMC", "IPN", "POST", "RAC", "CAMB", "NTHU")
 COLUMNS = ("tp", "tn", "fp", "fn", "fpn", "p", "r", "f", "acc", "acc_base", "wacc", "wacc_base", "i")

@@ -7,7 +7,8 @@ import pytest
 
 from gecscore.chunks.labels import Label, label_dependent, label_independent
 from gecscore.chunks.cleme import precision_recall_f, score_cleme
-from gecscore.chunks.cleme2 import disentangled_scores, parse_alphas, score_cleme2
+from gecscore.chunks.cleme2 import disentangled_scores, score_cleme2
+from gecscore.chunks.config import parse_alphas
 from gecscore.chunks.partition import partition_chunks
 from gecscore.types import Sample, Target
 

@@ -3,10 +3,14 @@
 Runs from the repository or from a published Space folder; needs only ``gecscore`` (and gradio).
 """
 import gradio as gr
+from gecscore.chunks.config import ClemeConfig
+from gecscore.chunks.config import Cleme2Config
+from gecscore.chunks.labels import ASSUMPTIONS
+from gecscore.options import LEVELS
 
 import gecscore
-from gecscore.chunks.evaluation import WEIGHTINGS
-from gecscore.chunks.cleme2 import DEFAULT_ALPHAS
+from gecscore.chunks.config import WEIGHTINGS
+from gecscore.chunks.config import DEFAULT_ALPHAS
 from gecscore.spaces import chunks_view
 from gecscore.spaces.examples import FOUR_LABELS
 from gecscore.spaces.examples import THREE_SENTENCES
@@ -29,16 +33,16 @@ were not needed), combined into one **score**. Press *Load example* to see it in
 def build_options() -> list:
     metric = gr.Radio(["cleme2", "cleme"], value="cleme2", label="metric",
                       info="cleme2: hit/wrong/under/over; cleme: chunk precision/recall/F")
-    level = gr.Radio(["corpus", "sentence"], value="corpus", label="level",
+    level = gr.Radio(list(LEVELS), value=Cleme2Config.level, label="level",
                      info="corpus: pool all chunks; sentence: mean of sentence scores")
-    assumption = gr.Radio(["dep", "ind"], value="dep", label="assumption",
+    assumption = gr.Radio(list(ASSUMPTIONS), value=Cleme2Config.assumption, label="assumption",
                           info="dep: score against one reference at a time; ind: any reference counts")
-    weighting = gr.Radio(list(WEIGHTINGS), value="none", label="weighting",
+    weighting = gr.Radio(list(WEIGHTINGS), value=Cleme2Config.weighting, label="weighting",
                          info="length: longer chunks weigh less for TP, more for errors (shown per chunk)")
     alpha = gr.Textbox(label="alpha (cleme2: a1,a2,a3,a4 for hit, wrong, under, over)",
                        placeholder=f"default: corpus {','.join(map(str, DEFAULT_ALPHAS['corpus']))}; "
                                    f"sentence {','.join(map(str, DEFAULT_ALPHAS['sentence']))}")
-    beta = gr.Number(value=0.5, label="beta (cleme: F beta)", minimum=0)
+    beta = gr.Number(value=ClemeConfig.beta, label="beta (cleme: F beta)", minimum=0)
     tokenize = gr.Checkbox(value=False, label="tokenize with spaCy first (for untokenised text)")
     return [metric, level, assumption, weighting, alpha, beta, tokenize]
 

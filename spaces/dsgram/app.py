@@ -13,11 +13,9 @@ from gecscore.judge.backends import OpenAIChatBackend
 from gecscore.judge.backends import TransformersBackend
 from gecscore.judge.runner import Judge
 from gecscore.judge.runner import RetryPolicy
-from gecscore.judge.types import DSGRAM_SAMPLING
-from gecscore.dsgram.metric import DsgramConfig
+from gecscore.dsgram.config import DsgramConfig
 from gecscore.dsgram.metric import DsgramMetric
-from gecscore.dsgram.scorer import MAX_REASKS
-from gecscore.dsgram.scorer import WEIGHT_MODES
+from gecscore.dsgram.config import WEIGHT_MODES
 from gecscore.errors import GecInputError
 from gecscore.spaces import metric_views
 from gecscore.spaces.examples import FOUR_LABELS
@@ -51,15 +49,15 @@ def build_options() -> list:
                          elem_id="gec-api-key")
     model = gr.Textbox(label="model", value=DEFAULT_MODEL,
                        info="for transformers: a local folder or Hub id of a chat model")
-    weights = gr.Radio(list(WEIGHT_MODES), value="dynamic", label="weights",
+    weights = gr.Radio(list(WEIGHT_MODES), value=DsgramConfig.weights, label="weights",
                        info="dynamic: per-sentence AHP weights; equal: 1/3 each")
-    concurrency = gr.Number(value=8, precision=0, minimum=1, label="concurrency")
-    timeout = gr.Number(value=60.0, minimum=1, label="timeout (s)")
-    max_retries = gr.Number(value=4, precision=0, minimum=0, label="max_retries (HTTP)")
-    max_reasks = gr.Number(value=MAX_REASKS, precision=0, minimum=0, label="max_reasks (malformed answers)")
-    temperature = gr.Number(value=DSGRAM_SAMPLING.temperature, minimum=0, label="temperature")
-    top_p = gr.Number(value=DSGRAM_SAMPLING.top_p, minimum=0, maximum=1, label="top_p")
-    max_tokens = gr.Number(value=DSGRAM_SAMPLING.max_tokens, precision=0, minimum=1, label="max_tokens")
+    concurrency = gr.Number(value=DsgramConfig.concurrency, precision=0, minimum=1, label="concurrency")
+    timeout = gr.Number(value=DsgramConfig.timeout, minimum=1, label="timeout (s)")
+    max_retries = gr.Number(value=DsgramConfig.max_retries, precision=0, minimum=0, label="max_retries (HTTP)")
+    max_reasks = gr.Number(value=DsgramConfig.max_reasks, precision=0, minimum=0, label="max_reasks (malformed answers)")
+    temperature = gr.Number(value=DsgramConfig.temperature, minimum=0, label="temperature")
+    top_p = gr.Number(value=DsgramConfig.top_p, minimum=0, maximum=1, label="top_p")
+    max_tokens = gr.Number(value=DsgramConfig.max_tokens, precision=0, minimum=1, label="max_tokens")
     device = gr.Textbox(label="device (transformers)", placeholder="default: cuda when available, else cpu")
     batch_size = gr.Number(value=8, precision=0, minimum=1, label="batch_size (transformers)")
     return [backend, base_url, api_key, model, weights, concurrency, timeout, max_retries, max_reasks,

@@ -3,9 +3,10 @@
 Runs from the repository or from a published Space folder; needs only ``gecscore`` (and gradio).
 """
 import gradio as gr
+from gecscore.imeasure.config import OPTIMISE
 
 import gecscore
-from gecscore.imeasure.scorer import DEFAULT_MAX_CANDIDATES
+from gecscore.imeasure.config import IMeasureConfig
 from gecscore.imeasure.scorer import METRIC_NAMES
 from gecscore.spaces import metric_views
 from gecscore.spaces.examples import FOUR_LABELS
@@ -30,13 +31,13 @@ MAX_CHOICES = [f"{aspect}{name}" for aspect in "cd" for name in METRIC_NAMES]
 def build_options() -> list:
     no_mix = gr.Checkbox(value=False, label="no_mix: score each annotator's reference as a whole "
                                             "(do not mix corrections of different annotators)")
-    maximise = gr.Dropdown(MAX_CHOICES, value="cwacc", label="max",
+    maximise = gr.Dropdown(MAX_CHOICES, value=IMeasureConfig.max, label="max",
                            info="the value the reference choice maximises ([c]orrection/[d]etection + metric)")
-    opt = gr.Radio(["sent", "corpus"], value="sent", label="opt",
+    opt = gr.Radio(list(OPTIMISE), value=IMeasureConfig.opt, label="opt",
                    info="choose references per sentence, or for the corpus total")
-    beta = gr.Number(value=1.0, label="beta (F beta)", minimum=0)
-    w = gr.Number(value=2.0, label="w (weight of TP and FP in WAcc)", minimum=1)
-    max_candidates = gr.Number(value=DEFAULT_MAX_CANDIDATES, precision=0, minimum=1,
+    beta = gr.Number(value=IMeasureConfig.beta, label="beta (F beta)", minimum=0)
+    w = gr.Number(value=IMeasureConfig.w, label="w (weight of TP and FP in WAcc)", minimum=1)
+    max_candidates = gr.Number(value=IMeasureConfig.max_candidates, precision=0, minimum=1,
                                label="max_candidates (reference combinations enumerated per sentence)")
     tokenize = gr.Checkbox(value=False, label="tokenize with spaCy first (for untokenised text)")
     return [no_mix, maximise, opt, beta, w, max_candidates, tokenize]

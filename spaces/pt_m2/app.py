@@ -3,12 +3,14 @@
 Runs from the repository or from a published Space folder; needs only ``gecscore`` (and gradio).
 """
 import gradio as gr
+from gecscore.m2.config import PtM2Config
+from gecscore.options import LEVELS
 
 import gecscore
 
 from gecscore.errors import GecInputError
-from gecscore.m2.pt_m2 import BASES
-from gecscore.m2.pt_m2 import SCORERS
+from gecscore.m2.config import BASES
+from gecscore.m2.config import SCORERS
 from gecscore.spaces import metric_views
 from gecscore.spaces.examples import FOUR_LABELS
 from gecscore.spaces.examples import THREE_SENTENCES
@@ -28,20 +30,20 @@ system's edits (green: matched a gold edit, purple: not matched) and the gold ed
 
 
 def build_options() -> list:
-    base = gr.Radio(list(BASES), value="m2", label="base",
+    base = gr.Radio(list(BASES), value=PtM2Config.base, label="base",
                     info="system edits by MaxMatch (m2) or by ERRANT (errant)")
-    scorer = gr.Radio(list(SCORERS), value="bertscore", label="scorer",
+    scorer = gr.Radio(list(SCORERS), value=PtM2Config.scorer, label="scorer",
                       info="edit weights; none = plain M2 / ERRANT")
-    level = gr.Radio(["corpus", "sentence"], value="corpus", label="level",
+    level = gr.Radio(list(LEVELS), value=PtM2Config.level, label="level",
                      info="sentence = SentPT-M2 (the paper's recommended setting)")
-    beta = gr.Number(value=0.5, label="beta", minimum=0)
+    beta = gr.Number(value=PtM2Config.beta, label="beta", minimum=0)
     model = gr.Textbox(label="model (Hub id or local folder)", elem_id="gec-model",
                        placeholder="default: bert-base-uncased (facebook/bart-base for bartscore)")
     num_layers = gr.Textbox(label="num_layers (BERTScore layer)",
                             placeholder="default: the model's (bert-base-uncased: 9)")
     batch_size = gr.Textbox(label="batch_size", placeholder="default: 64 (16 for bartscore)")
     device = gr.Textbox(label="device", placeholder="default: cuda when available, else cpu")
-    max_unchanged = gr.Number(value=2, label="max_unchanged_words (MaxMatch)", precision=0, minimum=0)
+    max_unchanged = gr.Number(value=PtM2Config.max_unchanged_words, label="max_unchanged_words (MaxMatch)", precision=0, minimum=0)
     tokenize = gr.Checkbox(value=False, label="tokenize with spaCy first (for untokenised text)")
     return [base, scorer, level, beta, model, num_layers, batch_size, device, max_unchanged, tokenize]
 

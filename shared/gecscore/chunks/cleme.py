@@ -11,13 +11,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Sequence
 
+from gecscore.chunks.config import ClemeConfig
 from gecscore.chunks.evaluation import SampleChunks, label_corpus
 from gecscore.chunks.labels import ChunkCounts, LabelledChunks
 from gecscore.types import ChunkPartition, Sample
 from gecscore.chunks.weighers import weigher_signature
 
 
-def precision_recall_f(tp: float, fp: float, fn: float, beta: float = 0.5) -> tuple[float, float, float]:
+def precision_recall_f(tp: float, fp: float, fn: float, beta: float = ClemeConfig.beta) -> tuple[float, float, float]:
     """P and R are 1 when their denominator is 0; F is 0 when P + R is 0."""
     p = tp / (tp + fp) if tp + fp else 1.0
     r = tp / (tp + fn) if tp + fn else 1.0
@@ -81,8 +82,9 @@ def tie_break(counts: ChunkCounts) -> tuple[float, float, float, float]:
     return (counts.tp, -counts.fp, -counts.fn, counts.tn)
 
 
-def score_cleme(samples: Sequence[Sample], *, level: str = "corpus", assumption: str = "dep",
-                weighting: str = "length", beta: float = 0.5,
+def score_cleme(samples: Sequence[Sample], *, level: str = ClemeConfig.level,
+                assumption: str = ClemeConfig.assumption, weighting: str = ClemeConfig.weighting,
+                beta: float = ClemeConfig.beta,
                 partitions: Sequence[ChunkPartition] | None = None,
                 weigher=None) -> ChunkMetricResult:
     """CLEME P/R/F_beta of one system. ``weighting`` is ``length`` (CLEME's default) or
@@ -92,8 +94,7 @@ def score_cleme(samples: Sequence[Sample], *, level: str = "corpus", assumption:
     options = {"level": level, "assumption": assumption, "weighting": weighting}
     if signature := weigher_signature(weigher):
         options["weights"] = signature
-    if beta != 0.5:
-        options["beta"] = f"{beta:g}"
+    options["beta"] = f"{beta:g}"
     if level == "corpus":
         def key(totals: ChunkCounts, counts: ChunkCounts):
             merged = totals + counts

@@ -15,14 +15,11 @@ from typing import Sequence
 
 from gecscore.chunks.labels import ChunkCounts
 from gecscore.chunks.cleme import ChunkMetricResult, SentenceScore, choose_corpus, tie_break
-from gecscore.chunks.evaluation import LEVELS, check_option, label_corpus
+from gecscore.chunks.config import Cleme2Config, parse_alphas
+from gecscore.chunks.evaluation import label_corpus
 from gecscore.types import ChunkPartition, Sample
 from gecscore.chunks.weighers import weigher_signature
 
-DEFAULT_ALPHAS = {
-    "corpus": (0.45, 0.35, 0.15, 0.05),
-    "sentence": (0.35, 0.25, 0.20, 0.20),
-}
 RATIOS = ("hit", "wrong", "under", "over")
 
 
@@ -39,24 +36,11 @@ def disentangled_scores(counts: ChunkCounts, alphas: Sequence[float]) -> dict[st
     return {"score": score, "hit": hit, "wrong": wrong, "under": under, "over": over}
 
 
-def parse_alphas(alpha: str | Sequence[float] | None, level: str) -> tuple[float, float, float, float]:
-    """Alphas from ``"a1,a2,a3,a4"`` or a sequence; the paper's default for ``level`` if None."""
-    if alpha is None or alpha == "":
-        return DEFAULT_ALPHAS[level]
-    values = [float(v) for v in alpha.split(",")] if isinstance(alpha, str) else [float(v) for v in alpha]
-    if len(values) != 4:
-        raise ValueError(f"alpha needs four comma-separated numbers, got {alpha!r}")
-    if any(v < 0 for v in values) or abs(sum(values) - 1) > 1e-6:
-        raise ValueError(f"alphas must be non-negative and sum to 1, got {values}")
-    return tuple(values)
-
-
-def score_cleme2(samples: Sequence[Sample], *, level: str = "corpus", assumption: str = "dep",
-                 weighting: str = "none", alpha: str | Sequence[float] | None = None,
+def score_cleme2(samples: Sequence[Sample], *, level: str = Cleme2Config.level,
+                 assumption: str = Cleme2Config.assumption, weighting: str = Cleme2Config.weighting, alpha: str | Sequence[float] | None = None,
                  partitions: Sequence[ChunkPartition] | None = None,
                  weigher=None) -> ChunkMetricResult:
     """CLEME2.0 of one system."""
-    check_option("level", level, LEVELS)
     alphas = parse_alphas(alpha, level)
     chunks = label_corpus(samples, assumption=assumption, level=level, weighting=weighting,
                           partitions=partitions, weigher=weigher)

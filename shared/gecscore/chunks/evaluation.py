@@ -10,13 +10,12 @@ from dataclasses import dataclass
 from typing import Callable, Sequence
 
 from gecscore.chunks.partition import partition_chunks
+from gecscore.chunks.config import MODEL_WEIGHTINGS, WEIGHTINGS
 from gecscore.chunks.labels import ASSUMPTIONS, LabelledChunks, label_sample
+from gecscore.options import LEVELS
 from gecscore.types import ChunkPartition, Sample
 from gecscore.chunks.length_weights import chunk_length_weights, length_bias, length_weights
 
-LEVELS = ("corpus", "sentence")
-WEIGHTINGS = ("none", "length", "similarity", "llm")
-MODEL_WEIGHTINGS = ("similarity", "llm")
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,8 +75,7 @@ CorpusWeigher = Callable[[Sequence[Sample], Sequence[ChunkPartition],
                           Sequence[Sequence[LabelledChunks]]], list[list[Sequence[float]]]]
 
 
-def label_corpus(samples: Sequence[Sample], *, assumption: str = "dep", level: str = "corpus",
-                 weighting: str = "none", partitions: Sequence[ChunkPartition] | None = None,
+def label_corpus(samples: Sequence[Sample], *, assumption: str, level: str, weighting: str, partitions: Sequence[ChunkPartition] | None = None,
                  weigher: CorpusWeigher | None = None) -> list[SampleChunks]:
     """Label every sample's chunks and weigh them.
 

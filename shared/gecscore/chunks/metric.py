@@ -7,78 +7,21 @@ partition, labels and weights.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import partial
 from typing import Sequence
 
 import numpy as np
 
 from gecscore.chunks.cleme import precision_recall_f, score_cleme
-from gecscore.chunks.cleme2 import DEFAULT_ALPHAS, disentangled_scores, score_cleme2
-from gecscore.chunks.evaluation import WEIGHTINGS
-from gecscore.chunks.labels import ASSUMPTIONS, ChunkCounts
+from gecscore.chunks.cleme2 import disentangled_scores, score_cleme2
+from gecscore.chunks.config import ClemeConfig, Cleme2Config
+from gecscore.chunks.labels import ChunkCounts
 from gecscore.chunks.report import result_values, sentence_records
 from gecscore.chunks.weighers import ChunkWeigher, build_chunk_weigher
-from gecscore.errors import GecInputError, GecOptionError
+from gecscore.errors import GecInputError
 from gecscore.metric import Metric, Predictions, Prepared, Result, Signature, first_column
-from gecscore.options import (LEVELS, JudgeOptions, LayerOptions, ModelOptions, TextOptions, format_value, option,
-                              validate)
+from gecscore.options import format_value
 from gecscore.types import ChunkPartition, GoldCorpus, Sample, Target
-
-
-@dataclass(frozen=True)
-class ChunkOptions(TextOptions, ModelOptions, LayerOptions, JudgeOptions):
-    """What CLEME and CLEME2.0 share."""
-
-    level: str = option("corpus", "corpus: pool all chunks; sentence: mean of sentence scores", choices=LEVELS)
-    assumption: str = option("dep", "references dependent (judged one at a time) or independent (any "
-                                    "reference counts)", choices=ASSUMPTIONS)
-
-
-@dataclass(frozen=True)
-class ClemeConfig(ChunkOptions):
-    """CLEME (Ye et al. 2023): chunk-level P/R/F_beta; length weighting by default."""
-
-    weighting: str = option("length", "edit weighting: none, length (CLEME's), similarity (BERTScore) or "
-                                      "llm (1-5 ratings from an LLM judge)", choices=WEIGHTINGS)
-    beta: float = option(0.5, "F beta", exclusive_minimum=0)
-
-    def __post_init__(self) -> None:
-        validate(self)
-
-
-def parse_alpha(value) -> tuple[float, float, float, float]:
-    """Four trade-off factors from ``"a1,a2,a3,a4"`` or a sequence: finite, non-negative, sum 1."""
-    try:
-        values = [float(v) for v in (value.split(",") if isinstance(value, str) else value)]
-    except (TypeError, ValueError):
-        raise GecOptionError("alpha", f"needs four comma-separated numbers, got {value!r}") from None
-    if len(values) != 4:
-        raise GecOptionError("alpha", f"needs four numbers (hit, wrong, under, over), got {value!r}")
-    if any(v != v or v in (float("inf"), float("-inf")) for v in values):
-        raise GecOptionError("alpha", f"must be finite numbers, got {value!r}")
-    if any(v < 0 for v in values) or abs(sum(values) - 1) > 1e-6:
-        raise GecOptionError("alpha", f"must be non-negative and sum to 1, got {values}")
-    return tuple(values)  # type: ignore[return-value]
-
-
-@dataclass(frozen=True)
-class Cleme2Config(ChunkOptions):
-    """CLEME2.0 (Ye et al. 2024): hit/wrong/under/over-correction and the comprehensive score."""
-
-    weighting: str = option("none", "edit weighting: none, length, similarity (BERTScore, CLEME2.0-sim) "
-                                    "or llm (1-5 ratings from an LLM judge)", choices=WEIGHTINGS)
-    alpha: tuple[float, float, float, float] | None = option(
-        None, "trade-off factors a1,a2,a3,a4 of hit, wrong, under, over (default by level: corpus "
-              f"{format_value(DEFAULT_ALPHAS['corpus'])}; sentence {format_value(DEFAULT_ALPHAS['sentence'])})",
-        kind=(str, tuple, list), metavar="A1,A2,A3,A4")
-
-    def __post_init__(self) -> None:
-        validate(self)
-        alpha = self.alpha
-        if alpha is None or (isinstance(alpha, str) and not alpha.strip()):
-            alpha = DEFAULT_ALPHAS[self.level]
-        object.__setattr__(self, "alpha", parse_alpha(alpha))
 
 
 class _ChunkMetric(Metric):

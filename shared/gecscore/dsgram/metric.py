@@ -4,32 +4,17 @@ prepared side is the sources; the judge (with its on-disk answer cache) is built
 metric object and kept across calls."""
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import partial
 from typing import Any, Sequence
 
 import numpy as np
 
-from gecscore.dsgram.scorer import MAX_REASKS, WEIGHT_MODES, result_values, score_dsgram, sentence_records
+from gecscore.dsgram.config import DsgramConfig
+from gecscore.dsgram.scorer import result_values, score_dsgram, sentence_records
 from gecscore.errors import GecInputError
-from gecscore.judge.types import DSGRAM_SAMPLING, Sampling
+from gecscore.judge.types import Sampling
 from gecscore.metric import Metric, Predictions, Prepared, Result, Signature
-from gecscore.options import JudgeOptions, ModelOptions, option, validate
 from gecscore.types import Gold, GoldCorpus, Target
-
-
-@dataclass(frozen=True)
-class DsgramConfig(ModelOptions, JudgeOptions):
-    """DSGram (Xie et al. 2024): LLM-judged sub-scores combined by per-sentence AHP weights."""
-
-    weights: str = option("dynamic", "dynamic: AHP weights per sentence; equal: 1/3 each", choices=WEIGHT_MODES)
-    max_reasks: int = option(MAX_REASKS, "re-asks for unreadable output or an inconsistent matrix", minimum=0)
-    temperature: float = option(DSGRAM_SAMPLING.temperature, "judge sampling temperature", minimum=0)
-    top_p: float = option(DSGRAM_SAMPLING.top_p, "judge nucleus sampling", exclusive_minimum=0, maximum=1)
-    max_tokens: int = option(DSGRAM_SAMPLING.max_tokens, "judge answer length limit (tokens)", minimum=1)
-
-    def __post_init__(self) -> None:
-        validate(self)
 
 
 class DsgramMetric(Metric):

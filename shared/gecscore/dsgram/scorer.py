@@ -21,15 +21,14 @@ from gecscore.judge.prompts import matrix_messages, sub_score_messages
 from gecscore.judge.runner import Judge
 from gecscore.judge.types import DSGRAM_SAMPLING, JudgeRequest, Sampling
 from gecscore.dsgram.ahp import AhpResult, analyse_matrix, equal_weights
+from gecscore.dsgram.config import MAX_REASKS, WEIGHT_MODES, DsgramConfig
 
 SUB_METRICS = ("semantic_coherence", "edit_level", "fluency")
 LABELS = {"semantic_coherence": "semantic coherence", "edit_level": "edit level", "fluency": "fluency",
           "overall": "overall"}
-WEIGHT_MODES = ("dynamic", "equal")
 SCORE_MIN, SCORE_MAX = 1.0, 10.0
 # Saaty's scale runs from 1/9 to 9; 0.1 admits 1/9 written as 0.11 or 0.1.
 SCALE_MIN, SCALE_MAX = 0.1, 9.0
-MAX_REASKS = 3
 # How a sentence got its weights.
 WEIGHTS_AHP = "ahp"
 WEIGHTS_EQUAL = "equal"
@@ -240,7 +239,7 @@ def dsgram_options(judge: Judge, weights: str, sampling: Sampling, max_reasks: i
 
 
 def score_dsgram(sources: Sequence[str], hypotheses: Sequence[str], judge: Judge, *,
-                 weights: str = "dynamic", sampling: Sampling = DSGRAM_SAMPLING,
+                 weights: str = DsgramConfig.weights, sampling: Sampling = DSGRAM_SAMPLING,
                  max_reasks: int = MAX_REASKS) -> DSGramResult:
     """DSGram of one system: ``hypotheses[i]`` corrects ``sources[i]``."""
     check_weight_mode(weights)

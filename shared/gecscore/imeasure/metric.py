@@ -8,43 +8,18 @@ alignment of each hypothesis against the candidates and the per-sentence choice.
 from __future__ import annotations
 
 import warnings
-from dataclasses import dataclass
 from functools import partial
 
 import numpy as np
 
-from gecscore.errors import GecInputError, GecOptionError
-from gecscore.imeasure.scorer import (DEFAULT_MAX_CANDIDATES, Selection, WasCounts, _prepared_candidates,
+from gecscore.errors import GecInputError
+from gecscore.imeasure.config import DEFAULT_MAX_CANDIDATES, IMeasureConfig
+from gecscore.imeasure.scorer import (WasCounts, _prepared_candidates,
                                       aspect_scores, count_combinations, error_options, result_values,
                                       score_imeasure, sentence_records, vector_of)
 from gecscore.metric import Metric, Predictions, Prepared, Result, Signature
-from gecscore.options import TextOptions, format_value, option, validate
+from gecscore.options import format_value
 from gecscore.types import GoldCorpus, Target
-
-OPTIMISE = ("sent", "corpus")
-
-
-@dataclass(frozen=True)
-class IMeasureConfig(TextOptions):
-    """The I-measure (Felice and Briscoe 2015), as its reference tool ``ieval.py`` defaults."""
-
-    no_mix: bool = option(False, "one reference per annotator instead of mixing their corrections")
-    max: str = option("cwacc", "metric maximised per sentence: [d|c][tp|tn|fp|fn|p|r|f|acc|wacc|i]",
-                      metavar="METRIC")
-    opt: str = option("sent", "choose each reference on the sentence alone or on the running totals",
-                      choices=OPTIMISE)
-    beta: float = option(1.0, "F beta", exclusive_minimum=0)
-    w: float = option(2.0, "WAcc weight of TP and FP", exclusive_minimum=0)
-    max_candidates: int = option(DEFAULT_MAX_CANDIDATES, "enumerate at most this many reference combinations "
-                                 "per sentence; beyond, a segment-wise search (warned)", minimum=1)
-
-    def __post_init__(self) -> None:
-        validate(self)
-        try:
-            Selection(self.max, self.beta, self.w)
-        except ValueError as error:
-            raise GecOptionError("max", str(error)) from None
-
 
 class IMeasureMetric(Metric):
     name = "imeasure"

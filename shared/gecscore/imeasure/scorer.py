@@ -29,12 +29,12 @@ from tqdm.auto import tqdm
 
 from gecscore.imeasure.alignment import Column, Encoder, ReferenceBatch, align, align_pair, baseline_tn_fn
 from gecscore.errors import GecInputError
+from gecscore.imeasure.config import DEFAULT_MAX_CANDIDATES, IMeasureConfig
 from gecscore.imeasure.gold import error_groups
 from gecscore.types import Gold, Tokens
 
 ASPECTS = ("detection", "correction")
 METRIC_NAMES = ("tp", "tn", "fp", "fn", "p", "r", "f", "acc", "wacc", "i")
-DEFAULT_MAX_CANDIDATES = 16384
 CUT_CONTEXT = 2  # tokens shared on each side of a segment cut
 
 
@@ -239,9 +239,9 @@ class Selection:
     """What the per-sentence choice maximises: ``metric`` like 'cwacc', and the options.
     Keys are compared exactly (fractions), so ties do not depend on float rounding."""
 
-    metric: str = "cwacc"
-    beta: float = 1.0
-    w: float = 2.0
+    metric: str = IMeasureConfig.max
+    beta: float = IMeasureConfig.beta
+    w: float = IMeasureConfig.w
 
     def __post_init__(self):
         if (len(self.metric) < 2 or self.metric[0] not in "dc"
@@ -655,9 +655,9 @@ def _local_search(source: Tokens, hypothesis: Tokens, options: Sequence[Sequence
 # ---------------------------------------------------------------- the corpus
 
 def score_imeasure(gold: Sequence[Gold], hypotheses: Sequence[Sequence[str]], *,
-                   mix: bool = True, max_metric: str = "cwacc", opt: str = "sent",
-                   beta: float = 1.0, w: float = 2.0, max_candidates: int = DEFAULT_MAX_CANDIDATES,
-                   progress: bool = True) -> IMeasureResult:
+                   mix: bool = not IMeasureConfig.no_mix, max_metric: str = IMeasureConfig.max,
+                   opt: str = IMeasureConfig.opt, beta: float = IMeasureConfig.beta, w: float = IMeasureConfig.w,
+                   max_candidates: int = IMeasureConfig.max_candidates, progress: bool = True) -> IMeasureResult:
     """Score tokenised hypotheses (one per gold sentence) with the I-measure."""
     if len(gold) != len(hypotheses):
         raise GecInputError(f"the gold has {len(gold)} sentences but there are {len(hypotheses)} hypotheses")

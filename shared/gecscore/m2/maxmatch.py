@@ -26,9 +26,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
+from gecscore.m2.config import MAX_UNCHANGED_WORDS
 from gecscore.types import Edit, Tokens
 
-MAX_UNCHANGED_WORDS = 2
 Node = tuple[int, int]
 
 # Optimal moves into a Levenshtein cell, as bits.

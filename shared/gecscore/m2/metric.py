@@ -8,35 +8,17 @@ the pretrained scorer (its pair cache keeps reference-side scores across calls),
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import partial
 
 import numpy as np
 
 from gecscore.errors import GecInputError
-from gecscore.m2.maxmatch import MAX_UNCHANGED_WORDS
-from gecscore.m2.pt_m2 import BASES, SCORERS, result_values, score_pt_m2, sentence_records
+from gecscore.m2.config import PtM2Config
+from gecscore.m2.pt_m2 import result_values, score_pt_m2, sentence_records
 from gecscore.m2.scoring import EditCounts
 from gecscore.metric import Metric, Predictions, Prepared, Result, Signature, first_column
-from gecscore.options import LEVELS, LayerOptions, ModelOptions, TextOptions, format_value, option, validate
+from gecscore.options import format_value
 from gecscore.types import GoldCorpus, Target
-
-
-@dataclass(frozen=True)
-class PtM2Config(TextOptions, ModelOptions, LayerOptions):
-    """PT-M2 (Gong et al. 2022); ``scorer="none"`` is M2 (Dahlmeier and Ng 2012) / SentM2."""
-
-    base: str = option("m2", "system edits by MaxMatch (m2) or ERRANT (errant: PT-ERRANT)", choices=BASES)
-    scorer: str = option("bertscore", "edit weights: bertscore, bartscore or none (plain M2 / SentM2)",
-                         choices=SCORERS)
-    level: str = option("corpus", "corpus: F over pooled counts; sentence: mean sentence F (SentPT-M2, the "
-                                  "paper's recommended setting)", choices=LEVELS)
-    beta: float = option(0.5, "F beta", exclusive_minimum=0)
-    max_unchanged_words: int = option(MAX_UNCHANGED_WORDS, "MaxMatch: unchanged tokens allowed inside one edit",
-                                      minimum=0)
-
-    def __post_init__(self) -> None:
-        validate(self)
 
 
 class PtM2Metric(Metric):

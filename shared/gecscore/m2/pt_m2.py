@@ -21,14 +21,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Sequence
 
-from gecscore.m2.maxmatch import MAX_UNCHANGED_WORDS
+from gecscore.m2.config import BASES, MAX_UNCHANGED_WORDS, SCORERS, PtM2Config
+from gecscore.options import LEVELS
 from gecscore.m2.scoring import (AnnotatorEdits, EditCounts, M2Result, aggregate,
                                  check_hypotheses, gold_annotations, m2_candidates)
 from gecscore.types import Edit, Gold, Target, Tokens
 
-BASES = ("m2", "errant")
-SCORERS = ("none", "bertscore", "bartscore")
-LEVELS = ("corpus", "sentence")
 UNKNOWN_TYPE = "UNK"
 
 EditKey = tuple[int, int, Tokens]
@@ -132,8 +130,8 @@ def weigh_candidates(gold: Sequence[Gold], candidates: Sequence[Sequence[Annotat
     return weighted
 
 
-def score_pt_m2(gold: Sequence[Gold], hypotheses: Sequence[Target], *, base: str = "m2",
-                scorer: str = "bertscore", level: str = "corpus", beta: float = 0.5,
+def score_pt_m2(gold: Sequence[Gold], hypotheses: Sequence[Target], *, base: str = PtM2Config.base,
+                scorer: str = PtM2Config.scorer, level: str = PtM2Config.level, beta: float = PtM2Config.beta,
                 model: str | None = None, num_layers: int | None = None,
                 batch_size: int | None = None, device: str | None = None,
                 max_unchanged_words: int = MAX_UNCHANGED_WORDS, pair_scorer=None,
@@ -232,7 +230,8 @@ class _PairCollector:
 
 
 def score_pt_m2_systems(gold: Sequence[Gold], systems: dict[str, Sequence[Target]], *,
-                        base: str = "m2", scorer: str = "bertscore", level: str = "corpus",
+                        base: str = PtM2Config.base, scorer: str = PtM2Config.scorer,
+                        level: str = PtM2Config.level,
                         pair_scorer=None, model: str | None = None, num_layers: int | None = None,
                         batch_size: int | None = None, device: str | None = None,
                         max_unchanged_words: int = MAX_UNCHANGED_WORDS, progress: bool = True,

@@ -21,11 +21,12 @@ from typing import Sequence
 from tqdm.auto import tqdm
 
 from gecscore.errors import GecInputError
+from gecscore.m2.config import PtM2Config
+from gecscore.options import LEVELS
 from gecscore.m2.maxmatch import (MAX_UNCHANGED_WORDS, best_edit_sequence, build_lattice,
                                        match_edits)
 from gecscore.types import Edit, Gold, Tokens
 
-LEVELS = ("corpus", "sentence")
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,7 +41,7 @@ class EditCounts:
         return EditCounts(self.correct + other.correct, self.proposed + other.proposed,
                           self.gold + other.gold)
 
-    def scores(self, beta: float = 0.5) -> tuple[float, float, float]:
+    def scores(self, beta: float = PtM2Config.beta) -> tuple[float, float, float]:
         """(P, R, F_beta), computed as the official scorer does.
 
         F is ``(1 + b^2) c / (b^2 g + e)`` (1 if the denominator is 0 and c is 0), the official
@@ -154,8 +155,8 @@ class M2Result:
         return self.f
 
 
-def aggregate(per_sentence: Sequence[Sequence[EditCounts]], level: str = "corpus",
-              beta: float = 0.5) -> tuple[tuple[float, float, float], EditCounts, list[SentenceChoice]]:
+def aggregate(per_sentence: Sequence[Sequence[EditCounts]], level: str = PtM2Config.level,
+              beta: float = PtM2Config.beta) -> tuple[tuple[float, float, float], EditCounts, list[SentenceChoice]]:
     """Choose an annotator per sentence and aggregate: ((P, R, F), totals, choices)."""
     if level not in LEVELS:
         raise ValueError(f"unknown level {level!r}; expected one of: {', '.join(LEVELS)}")
@@ -201,7 +202,7 @@ def m2_options(level: str, beta: float, max_unchanged_words: int) -> dict[str, s
 
 
 def score_m2(gold: Sequence[Gold], hypotheses: Sequence[Sequence[str]], *,
-             level: str = "corpus", beta: float = 0.5,
+             level: str = PtM2Config.level, beta: float = PtM2Config.beta,
              max_unchanged_words: int = MAX_UNCHANGED_WORDS,
              candidates: Sequence[Sequence[AnnotatorEdits]] | None = None,
              progress: bool = True) -> M2Result:

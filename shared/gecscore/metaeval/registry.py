@@ -318,7 +318,8 @@ def _score_edit_metric(system: SystemData, refs: ReferenceData, *, base: str, sc
                        level: str) -> SystemScore:
     from dataclasses import replace
 
-    from gecscore.m2.metric import PtM2Config, PtM2Metric
+    from gecscore.m2.config import PtM2Config
+    from gecscore.m2.metric import PtM2Metric
 
     pair_scorer = None
     if scorer != "none":

@@ -1,0 +1,31 @@
+"""The options of PT-M2 / M2 / PT-ERRANT, each declared once with the papers' default: the
+config of the metric seam. The scoring functions take their defaults from this class."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from gecscore.options import LEVELS, LayerOptions, ModelOptions, TextOptions, option, validate
+
+BASES = ("m2", "errant")
+SCORERS = ("none", "bertscore", "bartscore")
+# The M2 scorer's default: unchanged tokens allowed inside one edit (Dahlmeier and Ng 2012).
+MAX_UNCHANGED_WORDS = 2
+
+
+@dataclass(frozen=True)
+class PtM2Config(TextOptions, ModelOptions, LayerOptions):
+    """PT-M2 (Gong et al. 2022); ``scorer="none"`` is M2 (Dahlmeier and Ng 2012) / SentM2."""
+
+    base: str = option("m2", "system edits by MaxMatch (m2) or ERRANT (errant: PT-ERRANT)", choices=BASES)
+    scorer: str = option("bertscore", "edit weights: bertscore, bartscore or none (plain M2 / SentM2)",
+                         choices=SCORERS)
+    level: str = option("corpus", "corpus: F over pooled counts; sentence: mean sentence F (SentPT-M2, the "
+                                  "paper's recommended setting)", choices=LEVELS)
+    beta: float = option(0.5, "F beta", exclusive_minimum=0)
+    max_unchanged_words: int = option(MAX_UNCHANGED_WORDS, "MaxMatch: unchanged tokens allowed inside one edit",
+                                      minimum=0)
+
+    def __post_init__(self) -> None:
+        validate(self)
+
+
