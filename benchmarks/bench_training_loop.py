@@ -76,6 +76,8 @@ def main() -> int:
     parser.add_argument("--metrics", nargs="+", default=list(OPTIONS), choices=list(OPTIONS))
     parser.add_argument("--loops", nargs="+", default=list(LOOPS), choices=list(LOOPS))
     parser.add_argument("--child", nargs=2, metavar=("METRIC", "LOOP"), help=argparse.SUPPRESS)
+    parser.add_argument("--alignment", choices=("compiled", "errant"), default="compiled",
+                        help="ERRANT alignment: the compiled one (default) or ERRANT's own, for comparison")
     parser.add_argument("--json", metavar="FILE", help="also write the measurements here")
     args = parser.parse_args()
     if not CONLL.is_dir():
@@ -88,7 +90,8 @@ def main() -> int:
     for metric_name in args.metrics:
         for loop in args.loops:
             out = subprocess.run([sys.executable, __file__, "--child", metric_name, loop], capture_output=True,
-                                 text=True, env={**os.environ, "TQDM_DISABLE": "1"})
+                                 text=True, env={**os.environ, "TQDM_DISABLE": "1",
+                                                 "GECSCORE_ERRANT_ALIGNMENT": args.alignment})
             if out.returncode:
                 print(out.stderr, file=sys.stderr)
                 return out.returncode
@@ -96,7 +99,7 @@ def main() -> int:
             results.append(result)
             times = [c["seconds"] for c in result["calls"]]
             ratios = ", ".join(f"{times[0] / t:.1f}x" for t in times[1:])
-            print(f"{metric_name:9} {loop:9} load {result['load_s']:.1f} s; calls "
+            print(f"{metric_name:9} {loop:9} [{args.alignment}] load {result['load_s']:.1f} s; calls "
                   + " / ".join(f"{c['system']} {c['seconds']:.2f} s" for c in result["calls"])
                   + f"; first / later: {ratios}")
             print(f"  {result['signature']}")
