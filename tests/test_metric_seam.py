@@ -151,3 +151,14 @@ def test_result_statistics_give_back_the_score():
         assert len(result.sentence_stats) == len(sources)
         assert result.statistic(np.mean(result.sentence_stats, axis=0)) == pytest.approx(result.score, abs=1e-12)
         assert len(result.records()) == len(sources)
+
+
+@pytest.mark.realdata
+def test_m2_through_the_cli_gives_the_official_conll14_figures(capsys):
+    from datapaths import CONLL14, require
+
+    out = cli_json(capsys, "pt_m2", "--m2", str(require(CONLL14 / "official-2014.combined.m2")),
+                   "--hyp", str(CONLL14 / "systems" / "AMU.txt"), "--scorer", "none")
+    assert (out["correct"], out["proposed"], out["gold"]) == (509, 1223, 2378)
+    assert (round(out["p"], 4), round(out["r"], 4), round(out["score"], 4)) == (0.4162, 0.2140, 0.3501)
+    assert facts(out["signature"])["gold"] == "m2" and "errant" not in facts(out["signature"])
