@@ -73,3 +73,11 @@ def test_distributed_two_processes(tmp_path):
     sources, hyps, refs = example_corpus()
     assert results[1] is None                      # only process 0 computes
     assert results[0] == library_result("cleme2", sources, hyps, refs)
+
+
+def test_one_reference_string_per_example_as_sacrebleu_allows():
+    metric = evaluate.load(MODULE)
+    sources, hyps, refs = example_corpus()
+    as_strings = metric.compute(sources=sources, predictions=hyps, references=[r[0] for r in refs])
+    assert as_strings == library_result("cleme2", sources, hyps, [[r[0]] for r in refs])
+    assert "|refs:1|" in as_strings["signature"]

@@ -18,13 +18,15 @@ _objects: OrderedDict[tuple[str, str], Metric] = OrderedDict()
 _lock = threading.Lock()
 
 
-def gec_features() -> datasets.Features:
-    """``sources`` and ``predictions`` (strings) and ``references`` (a list of strings each)."""
-    return datasets.Features({
-        "sources": datasets.Value("string", id="sequence"),
-        "predictions": datasets.Value("string", id="sequence"),
-        "references": datasets.Sequence(datasets.Value("string", id="sequence"), id="references"),
-    })
+def gec_features() -> list[datasets.Features]:
+    """``sources`` and ``predictions`` (strings) and ``references``: a list of strings per
+    example, or one string (one reference), as evaluate's sacrebleu module allows."""
+    text = datasets.Value("string", id="sequence")
+    return [
+        datasets.Features({"sources": text, "predictions": text,
+                           "references": datasets.Sequence(datasets.Value("string", id="sequence"), id="references")}),
+        datasets.Features({"sources": text, "predictions": text, "references": datasets.Value("string", id="sequence")}),
+    ]
 
 
 def gec_metric_info(description: str, citation: str, inputs_description: str,
