@@ -257,6 +257,36 @@ def time_errant_parallel(src: Path, hyp: Path) -> None:
           f"(both include Python start-up and model loading); identical M2 output: {same}")
 
 
+def time_text_path_vs_errant_parallel() -> None:
+    """All 13 CoNLL-2014 systems: our text path in one process (gecscore.load("cleme2"): sources
+    and both references parsed and aligned once, then each system's edits and CLEME2.0) against
+    errant_parallel run once per system (what a user of ERRANT alone runs to get the edits)."""
+    conll = GEC_DATA / "conll14"
+    src = conll / "source.txt"
+    code = ("import sys, time; from pathlib import Path; import gecscore\n"
+            "from gecscore.io.text import read_lines\n"
+            "c = Path(sys.argv[1]); t = time.perf_counter()\n"
+            "m = gecscore.load('cleme2')\n"
+            "p = m.prepare_text(read_lines(c / 'source.txt'), [list(r) for r in zip(read_lines(c / 'ref0.txt'), "
+            "read_lines(c / 'ref1.txt'))])\n"
+            "for s in sys.argv[2:]: m.score(p, read_lines(c / 'systems' / f'{s}.txt'))\n"
+            "print(time.perf_counter() - t)\n")
+    start = time.perf_counter()
+    out = subprocess.run([sys.executable, "-c", code, str(conll), *CONLL_SYSTEMS], check=True, capture_output=True,
+                         text=True, env={**os.environ, "TQDM_DISABLE": "1"})
+    ours_wall, ours_inner = time.perf_counter() - start, float(out.stdout.split()[-1])
+    with tempfile.TemporaryDirectory() as tmp:
+        start = time.perf_counter()
+        for system in CONLL_SYSTEMS:
+            subprocess.run([sys.executable, "-c", _ERRANT_PARALLEL_SHIM, "-orig", str(src), "-cor",
+                            str(conll / "systems" / f"{system}.txt"), "-out", str(Path(tmp) / f"{system}.m2")],
+                           check=True, stdout=subprocess.DEVNULL)
+        errant_wall = time.perf_counter() - start
+    print(f"13 CoNLL-2014 systems: our text path (one process, 2 references, edits and CLEME2.0) "
+          f"{ours_wall:.1f} s wall ({ours_inner:.1f} s after start-up); errant_parallel once per system "
+          f"(hypothesis edits only) {errant_wall:.1f} s wall; ratio {errant_wall / ours_wall:.1f}x")
+
+
 # ----------------------------------------------------------------------------------------------
 # One long line
 
@@ -355,6 +385,8 @@ def main() -> None:
     parser.add_argument("--pair", nargs="+", metavar="FILE",
                         help="source file then hypothesis files (relative to GEC_DATA or absolute)")
     parser.add_argument("--parallel", action="store_true", help="also time errant_parallel on AMU")
+    parser.add_argument("--systems", action="store_true",
+                        help="only time the text path of all 13 CoNLL-2014 systems against errant_parallel per system")
     parser.add_argument("--long", nargs="+", type=int, metavar="N", help="one line of N tokens")
     parser.add_argument("--long-errant", action="store_true", help="with --long: also run errant itself (up to 3,000 tokens)")
     parser.add_argument("--_long-child", type=int, help=argparse.SUPPRESS)
@@ -375,6 +407,9 @@ def main() -> None:
         for n in args.long:  # fresh process each: a clean peak RSS
             cmd = [sys.executable, __file__, "--_long-child", str(n)] + (["--long-errant"] if args.long_errant else [])
             subprocess.run(cmd, check=True)
+        return
+    if args.systems:
+        time_text_path_vs_errant_parallel()
         return
     if args.pair:
         paths = [Path(p) if Path(p).is_absolute() else GEC_DATA / p for p in args.pair]
