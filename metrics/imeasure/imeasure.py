@@ -42,6 +42,7 @@ Examples:
     ...                  predictions=["These machines are designed to help people ."],
     ...                  references=[["These machines are designed for helping people .",
     ...                               "This machine is designed to help people ."]])["score"]
+    1.0
 """
 
 
