@@ -15,8 +15,9 @@ def add_input_arguments(parser: argparse.ArgumentParser, *, reference_free: bool
     group = parser.add_argument_group(title)
     group.add_argument("--src", metavar="SRC.txt", required=reference_free,
                        help="source, one tokenised sentence per line")
-    group.add_argument("--hyp", metavar="HYP.txt", required=reference_free,
-                       help="hypothesis, one tokenised sentence per line")
+    group.add_argument("--hyp", metavar="HYP.txt", nargs="+", required=reference_free,
+                       help="hypothesis, one tokenised sentence per line; several files score several "
+                            "systems against one prepared reference side ('-' reads standard input)")
     if reference_free:
         return
     group.add_argument("--m2", metavar="GOLD.m2", help="gold edits (M2)")
@@ -64,8 +65,26 @@ def prepare_gold(args: argparse.Namespace, metric):
     return metric.prepare_text(sources, [list(r) for r in zip(*refs)])
 
 
+def read_systems(args: argparse.Namespace, prepared) -> list[tuple[str, list]]:
+    """(name, predictions) of every --hyp file (each checked against the gold's length), or the
+    one --hyp-m2 file's targets."""
+    from gecscore.io.text import check_line_count, read_lines
+
+    hyp_m2 = getattr(args, "hyp_m2", None)
+    if hyp_m2 and args.hyp:
+        raise GecInputError("give --hyp or --hyp-m2, not both")
+    if hyp_m2:
+        return [(hyp_m2, read_predictions(args, prepared))]
+    if not args.hyp:
+        raise GecInputError("give the system output: --hyp HYP.txt")
+    if len(set(args.hyp)) < len(args.hyp):
+        raise GecInputError("a --hyp file is given twice")
+    against = "the source" if args.src else "the gold"
+    return [(path, list(check_line_count(path, read_lines(path), len(prepared), against))) for path in args.hyp]
+
+
 def read_predictions(args: argparse.Namespace, prepared) -> list:
-    """--hyp lines (checked against the gold's length) or --hyp-m2 targets."""
+    """The one system's --hyp lines (checked against the gold's length) or --hyp-m2 targets."""
     from gecscore.io.text import check_line_count, read_lines
 
     hyp_m2 = getattr(args, "hyp_m2", None)
@@ -83,7 +102,9 @@ def read_predictions(args: argparse.Namespace, prepared) -> list:
         return [hyp.targets()[0] for hyp in system]
     if not args.hyp:
         raise GecInputError("give the system output: --hyp HYP.txt" + ("" if hyp_m2 is None else " or --hyp-m2 HYP.m2"))
-    return check_line_count(args.hyp, read_lines(args.hyp), len(prepared), "the source" if args.src else "the gold")
+    if len(args.hyp) != 1:
+        raise GecInputError("this command scores one system: give one --hyp file")
+    return check_line_count(args.hyp[0], read_lines(args.hyp[0]), len(prepared), "the source" if args.src else "the gold")
 
 
 def write_json_lines(path: str, records: Iterable[dict]) -> None:

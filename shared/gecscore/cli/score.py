@@ -7,7 +7,7 @@ import json
 import sys
 
 from gecscore.cli.inputs import (add_input_arguments, add_output_arguments, prepare_gold, print_result,
-                                 read_predictions, write_json_lines)
+                                 read_systems, write_json_lines)
 from gecscore.cli.options import add_config_arguments, config_from_args
 
 COMMANDS = {
@@ -32,18 +32,19 @@ def register(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Score each --hyp system against one prepared reference side; print one result (one
+    system) or one JSON object with a result per system (``systems``)."""
     from gecscore.metric import metric_class
 
     cls = metric_class(args.metric)
     metric = cls(config_from_args(cls.config_type, args))
     prepared = prepare_gold(args, metric)
-    predictions = read_predictions(args, prepared)
+    systems = read_systems(args, prepared)
     judge = None
     try:
-        result = metric.score(prepared, predictions)
-        judge = judge_of(metric)
+        results = [(name, metric.score(prepared, predictions)) for name, predictions in systems]
     finally:
-        judge = judge or judge_of(metric)
+        judge = judge_of(metric)
         if judge is not None:
             print(judge.summary(), file=sys.stderr)
             judge.close()
@@ -55,7 +56,20 @@ def run(args: argparse.Namespace) -> int:
                 "files": [str(p) for p in exported.paths], "requests": exported.written}}))
         return 0
     if args.per_sentence:
-        write_json_lines(args.per_sentence, result.records())
+        several = len(results) > 1
+        write_json_lines(args.per_sentence, ({"system": name, **record} if several else record
+                                             for name, result in results for record in result.records()))
+    if len(results) > 1 and args.json:
+        print(json.dumps({"metric": args.metric, "systems": {name: result.as_dict() for name, result in results}}))
+        return 0
+    for name, result in results:
+        if len(results) > 1:
+            print(f"== {name}")
+        print_one(args, result)
+    return 0
+
+
+def print_one(args: argparse.Namespace, result) -> None:
     if args.metric == "imeasure" and not args.json:
         print_imeasure_table(result.as_dict())
     elif args.metric == "dsgram" and not args.json:
@@ -65,7 +79,6 @@ def run(args: argparse.Namespace) -> int:
         print_result(summary, False)
     else:
         print_result(result.as_dict(), args.json)
-    return 0
 
 
 def judge_of(metric):

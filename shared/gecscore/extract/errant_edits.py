@@ -12,9 +12,9 @@ from collections import OrderedDict
 from functools import lru_cache
 from typing import Iterable, Sequence
 
-from tqdm.auto import tqdm
 
 from gecscore.extract.spacy_model import load_spacy_model
+from gecscore.progress import bar
 from gecscore.types import Edit, Target
 
 MAX_DOCS = 50_000
@@ -90,8 +90,8 @@ class ErrantExtractor:
             return
         docs = (Doc(self.nlp.vocab, s.split()) for s in todo)
         parsed = self.nlp.pipe(docs, batch_size=self.batch_size, n_process=self.n_process)
-        for sentence, doc in zip(todo, tqdm(parsed, total=len(todo), desc="parsing (spaCy)",
-                                            disable=not self.progress or len(todo) < 500, leave=False)):
+        for sentence, doc in zip(todo, bar(parsed, total=len(todo), desc="parsing (spaCy)",
+                                           requested=self.progress, minimum=500)):
             self._docs.put(sentence, doc)
 
     def _doc(self, sentence: str):
@@ -124,8 +124,7 @@ class ErrantExtractor:
         """One :class:`Target` per (source, target) pair, parsing all new sentences in one batch."""
         self.parse(s for pair in zip(sources, targets)
                    if pair[0].split() != pair[1].split() and pair not in self._edits for s in pair)
-        pairs = tqdm(zip(sources, targets), total=len(sources), desc=desc,
-                     disable=not self.progress or len(sources) < 500, leave=False)
+        pairs = bar(zip(sources, targets), total=len(sources), desc=desc, requested=self.progress, minimum=500)
         return [Target(tuple(tgt.split()), self.edits(src, tgt)) for src, tgt in pairs]
 
 

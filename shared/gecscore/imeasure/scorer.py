@@ -25,11 +25,11 @@ from itertools import product
 from typing import Iterable, Sequence
 
 import numpy as np
-from tqdm.auto import tqdm
 
 from gecscore.imeasure.alignment import Column, Encoder, ReferenceBatch, align, align_pair, baseline_tn_fn
 from gecscore.errors import GecInputError
-from gecscore.imeasure.config import DEFAULT_MAX_CANDIDATES, IMeasureConfig
+from gecscore.progress import bar
+from gecscore.imeasure.config import IMeasureConfig
 from gecscore.imeasure.gold import error_groups
 from gecscore.types import Gold, Tokens
 
@@ -670,8 +670,8 @@ def score_imeasure(gold: Sequence[Gold], hypotheses: Sequence[Sequence[str]], *,
     sentences: list[SentenceResult] = []
     notes: list[str] = []
     largest = 0
-    for index, (sentence, hyp) in enumerate(tqdm(list(zip(gold, hypotheses)), desc="I-measure",
-                                                 disable=not progress or len(gold) < 200, leave=False)):
+    for index, (sentence, hyp) in enumerate(bar(list(zip(gold, hypotheses)), desc="I-measure", requested=progress,
+                                                minimum=200)):
         hypothesis = tuple(hyp)
         source = tuple(sentence.source)
         offset = totals if opt == "corpus" else None

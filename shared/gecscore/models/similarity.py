@@ -21,9 +21,9 @@ from __future__ import annotations
 import os
 from typing import Iterable, Sequence
 
-from tqdm.auto import tqdm
 
 from gecscore.errors import MissingModelError
+from gecscore.progress import bar
 
 DEFAULT_MODEL = "bert-base-uncased"
 DEFAULT_BART_MODEL = "facebook/bart-base"
@@ -192,12 +192,11 @@ class BertScoreF1(_CachedPairScorer):
     def _score(self, pairs: list) -> list[float]:
         blocks = self._blocks(pairs)
         total = sum(len(sentences) for sentences, _ in blocks)
-        bar = tqdm(total=total, desc=f"BERTScore ({os.path.basename(self.model.rstrip('/'))})",
-                   unit="sent", disable=not self.progress, leave=False)
         scores: dict = {}
-        with bar:
+        with bar(total=total, desc=f"BERTScore ({os.path.basename(self.model.rstrip('/'))})", unit="sent",
+                 requested=self.progress) as progress:
             for sentences, block_pairs in blocks:
-                embedded = self._embed(sentences, bar)
+                embedded = self._embed(sentences, progress)
                 scores.update(zip(block_pairs, self._f1(block_pairs, embedded)))
         return [scores[pair] for pair in pairs]
 
@@ -219,7 +218,7 @@ class BertScoreF1(_CachedPairScorer):
             blocks.append((list(sentences), block_pairs))
         return blocks
 
-    def _embed(self, sentences: list[tuple[int, ...]], bar) -> dict[tuple[int, ...], tuple]:
+    def _embed(self, sentences: list[tuple[int, ...]], progress) -> dict[tuple[int, ...], tuple]:
         """Token-id sequence -> (normalised layer embeddings, token weights), in length-sorted
         batches."""
         import torch
@@ -248,7 +247,7 @@ class BertScoreF1(_CachedPairScorer):
                 embedded[sentences[k]] = (hidden[row, :length], weights)
             self.sentences_encoded += len(batch)
             self.forward_batches += 1
-            bar.update(len(batch))
+            progress.update(len(batch))
         return embedded
 
     def _f1(self, pairs: list, embedded: dict) -> list[float]:
@@ -322,9 +321,8 @@ class BartScore(_CachedPairScorer):
         scores = [0.0] * len(pairs)
         pad = self._tokenizer.pad_token_id
         loss_fn = torch.nn.NLLLoss(reduction="none", ignore_index=pad)
-        bar = tqdm(total=len(pairs), desc=f"BARTScore ({os.path.basename(self.model.rstrip('/'))})",
-                   unit="pair", disable=not self.progress, leave=False)
-        with bar:
+        with bar(total=len(pairs), desc=f"BARTScore ({os.path.basename(self.model.rstrip('/'))})", unit="pair",
+                 requested=self.progress) as progress:
             for first in range(0, len(order), self.batch_size):
                 batch = order[first:first + self.batch_size]
                 src = self._tokenizer([pairs[k][1] for k in batch], max_length=self.max_length,
@@ -344,7 +342,7 @@ class BartScore(_CachedPairScorer):
                     scores[k] = value
                 self.sentences_encoded += len(batch)
                 self.forward_batches += 1
-                bar.update(len(batch))
+                progress.update(len(batch))
         return scores
 
 
