@@ -106,8 +106,8 @@ def test_empty_and_one_token():
     assert tw.align(["a"], ["b"], ["c"]) == [("a", "b", "c")]
 
 
-def test_hundred_tokens_is_fast():
-    import time
+def test_hundred_tokens_align_to_their_three_sequences():
+    from gecscore.compiled import HAVE_NUMBA
 
     rng = random.Random(0)
     a = [rng.choice("abcdefghij") for _ in range(100)]
@@ -116,12 +116,11 @@ def test_hundred_tokens_is_fast():
     del b[40]
     c[7] = "y"
     c.insert(60, "q")
-    tw.align(a, b, c)  # compile
-    start = time.perf_counter()
-    for _ in range(5):
-        tw.align(a, b, c)
-    per_call = (time.perf_counter() - start) / 5
-    assert per_call < (0.05 if tw.HAVE_NUMBA else 60), per_call
+    columns = tw.align(a, b, c)
+    for k, tokens in enumerate((a, b, c)):
+        assert [column[k] for column in columns if column[k] is not None] == tokens
+    assert sum(1 for x, y, z in columns if x == y == z) >= 95
+    assert HAVE_NUMBA  # the kernels run compiled here (timings: benchmarks/bench_imeasure.py)
 
 
 @settings(max_examples=200, deadline=None)

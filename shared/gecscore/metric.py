@@ -146,6 +146,20 @@ class Metric(ABC, Generic[C]):
     def tokenize(self) -> bool:
         return bool(getattr(self.config, "tokenize", False))
 
+    @staticmethod
+    def checked_predictions(prepared: Prepared, predictions: Predictions) -> list[Target] | list[str]:
+        """One prediction per prepared sentence: the given targets (edits known, e.g. from a
+        hypothesis M2 file) or the texts, checked and cleaned (:func:`gecscore.inputs.strings`)."""
+        from gecscore import inputs
+
+        if isinstance(predictions, str) or not hasattr(predictions, "__len__"):
+            raise GecInputError(f"predictions must be a list, got {type(predictions).__name__}")
+        if len(predictions) != len(prepared):
+            raise GecInputError(f"got {len(predictions)} predictions for {len(prepared)} sentences")
+        if all(isinstance(p, Target) for p in predictions):
+            return list(predictions)
+        return inputs.strings(predictions, "predictions")
+
     @abstractmethod
     def score(self, prepared: Prepared, predictions: Predictions) -> Result:
         """Score one system: ``predictions[i]`` corrects sentence i (text, or a Target whose
@@ -159,6 +173,16 @@ class Metric(ABC, Generic[C]):
         if isinstance(predictions, str) or not all(isinstance(p, Target) for p in predictions):
             inputs.parallel(sources, predictions, references)
         return self.score(PREPARED.get(self, sources, references), predictions)
+
+    @staticmethod
+    def input_facts(prepared: Prepared, errant_used: bool = False) -> tuple[tuple[str, str], ...]:
+        """The signature's facts of the input: the gold's, plus ERRANT's and the spaCy model's
+        versions when ERRANT extracted edits (from the references or the hypotheses)."""
+        if not (errant_used or prepared.gold.origin == "errant"):
+            return prepared.facts
+        from gecscore.extract.errant_edits import shared_extractor
+
+        return prepared.facts + shared_extractor().facts()
 
     def reference_key(self) -> tuple:
         """What the prepared reference side depends on besides the data (for caching)."""

@@ -234,6 +234,10 @@ class GoldCorpus:
     def sources(self) -> list[str]:
         return [" ".join(sentence.source) for sentence in self.sentences]
 
+    def facts(self) -> tuple[tuple[str, str], ...]:
+        """What a signature records of this gold: references per sentence and the edits' origin."""
+        return (("refs", self.references_label()), ("gold", self.origin))
+
     def references_label(self) -> str:
         """The number of references (annotators) per sentence, or ``var`` when it varies."""
         counts = {max(1, len(sentence.annotations)) for sentence in self.sentences}

@@ -18,7 +18,6 @@ from gecscore.chunks.config import ClemeConfig, Cleme2Config
 from gecscore.chunks.labels import ChunkCounts
 from gecscore.chunks.report import result_values, sentence_records
 from gecscore.chunks.weighers import ChunkWeigher, build_chunk_weigher
-from gecscore.errors import GecInputError
 from gecscore.metric import Metric, Predictions, Prepared, Result, Signature, first_column
 from gecscore.options import format_value
 from gecscore.types import ChunkPartition, GoldCorpus, Sample, Target
@@ -52,20 +51,15 @@ class _ChunkMetric(Metric):
     def prepare(self, gold: GoldCorpus) -> Prepared:
         for sentence in gold.sentences:
             sentence.targets()  # built once, kept on the gold
-        facts = [("refs", gold.references_label()), ("gold", gold.origin)]
-        return Prepared(gold, tuple(facts))
+        return Prepared(gold, gold.facts())
 
     def hypotheses(self, prepared: Prepared, predictions: Predictions) -> tuple[list[Target], bool]:
         """The hypothesis targets and whether ERRANT extracted them."""
-        from gecscore import inputs
-
-        if len(predictions) != len(prepared):
-            raise GecInputError(f"got {len(predictions)} predictions for {len(prepared)} sentences")
-        if all(isinstance(p, Target) for p in predictions):
-            return list(predictions), False
+        predictions = self.checked_predictions(prepared, predictions)
+        if isinstance(predictions[0], Target):
+            return predictions, False
         from gecscore.extract.gold import hypothesis_targets
 
-        predictions = inputs.strings(predictions, "predictions")
         return hypothesis_targets(prepared.gold.sources, predictions, tokenize=self.tokenize), True
 
     def samples(self, prepared: Prepared, hypotheses: Sequence[Target]) -> list[Sample]:
@@ -92,12 +86,7 @@ class _ChunkMetric(Metric):
         if "weights" in detail.options:
             options.append(("weights", detail.options["weights"]))
         options.append(("tok", format_value(config.tokenize)))
-        facts = list(prepared.facts)
-        if extracted or prepared.gold.origin == "errant":
-            from gecscore.extract.errant_edits import shared_extractor
-
-            facts += shared_extractor().facts()
-        return Signature(self.name, tuple(options), tuple(facts))
+        return Signature(self.name, tuple(options), self.input_facts(prepared, extracted))
 
     def reference_key(self) -> tuple:
         return ("chunks", self.tokenize)

@@ -11,7 +11,6 @@ import numpy as np
 
 from gecscore.dsgram.config import DsgramConfig
 from gecscore.dsgram.scorer import result_values, score_dsgram, sentence_records
-from gecscore.errors import GecInputError
 from gecscore.judge.types import Sampling
 from gecscore.metric import Metric, Predictions, Prepared, Result, Signature
 from gecscore.types import Gold, GoldCorpus, Target
@@ -53,14 +52,10 @@ class DsgramMetric(Metric):
                                              for i, s in enumerate(sources)), "none"))
 
     def score(self, prepared: Prepared, predictions: Predictions) -> Result:
-        from gecscore import inputs
-
         c = self.config
-        if len(predictions) != len(prepared):
-            raise GecInputError(f"got {len(predictions)} predictions for {len(prepared)} sentences")
-        if all(isinstance(p, Target) for p in predictions):
+        predictions = self.checked_predictions(prepared, predictions)
+        if isinstance(predictions[0], Target):
             predictions = [" ".join(p.tokens) for p in predictions]
-        predictions = inputs.strings(predictions, "predictions")
         detail = score_dsgram(prepared.gold.sources, predictions, self.judge(), weights=c.weights,
                               sampling=Sampling(c.temperature, c.top_p, c.max_tokens), max_reasks=c.max_reasks)
         values = result_values(detail)

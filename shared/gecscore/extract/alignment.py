@@ -43,17 +43,7 @@ import numpy as np
 
 from gecscore.errors import GecInputError
 
-try:  # pragma: no cover - exercised when numba is installed
-    from numba import njit as _njit
-
-    HAVE_NUMBA = True
-except ImportError:  # pragma: no cover
-    HAVE_NUMBA = False
-
-    def _njit(*args, **kwargs):
-        if args and callable(args[0]):
-            return args[0]
-        return lambda func: func
+from gecscore.compiled import HAVE_NUMBA, njit as _njit
 
 try:
     from errant.alignment import Alignment as _ErrantAlignment

@@ -25,17 +25,7 @@ MAX_CELLS = 400_000_000  # one byte per cell: 400 MB for the back-pointer table
 
 Column = tuple[str | None, str | None, str | None]
 
-try:  # pragma: no cover - exercised when numba is installed
-    from numba import njit as _njit
-
-    HAVE_NUMBA = True
-except ImportError:  # pragma: no cover
-    HAVE_NUMBA = False
-
-    def _njit(*args, **kwargs):
-        if args and callable(args[0]):
-            return args[0]
-        return lambda func: func
+from gecscore.compiled import njit as _njit
 
 
 # Moves: how far each of (source, hypothesis, reference) advances.

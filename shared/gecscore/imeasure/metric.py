@@ -12,7 +12,6 @@ from functools import partial
 
 import numpy as np
 
-from gecscore.errors import GecInputError
 from gecscore.imeasure.config import DEFAULT_MAX_CANDIDATES, IMeasureConfig
 from gecscore.imeasure.scorer import (WasCounts, _prepared_candidates,
                                       aspect_scores, count_combinations, error_options, result_values,
@@ -30,20 +29,17 @@ class IMeasureMetric(Metric):
         for sentence in gold.sentences:  # encode the candidates once (kept while the gold lives)
             if not mix or count_combinations(error_options(sentence)) <= self.config.max_candidates:
                 _prepared_candidates(sentence, mix)
-        return Prepared(gold, (("refs", gold.references_label()), ("gold", gold.origin)))
+        return Prepared(gold, gold.facts())
 
     def score(self, prepared: Prepared, predictions: Predictions) -> Result:
         c = self.config
-        if len(predictions) != len(prepared):
-            raise GecInputError(f"got {len(predictions)} predictions for {len(prepared)} sentences")
-        if all(isinstance(p, Target) for p in predictions):
+        predictions = self.checked_predictions(prepared, predictions)
+        if isinstance(predictions[0], Target):
             hypotheses = [p.tokens for p in predictions]
         else:
-            from gecscore import inputs
             from gecscore.extract.gold import tokenized
 
-            lines = tokenized(inputs.strings(predictions, "predictions"), self.tokenize, "predictions")
-            hypotheses = [tuple(line.split()) for line in lines]
+            hypotheses = [tuple(line.split()) for line in tokenized(predictions, self.tokenize, "predictions")]
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             detail = score_imeasure(list(prepared.gold.sentences), hypotheses, mix=not c.no_mix, max_metric=c.max,
@@ -63,12 +59,7 @@ class IMeasureMetric(Metric):
         if c.max_candidates != DEFAULT_MAX_CANDIDATES:
             options.append(("max_candidates", str(c.max_candidates)))
         options.append(("tok", format_value(c.tokenize)))
-        facts = list(prepared.facts)
-        if prepared.gold.origin == "errant":
-            from gecscore.extract.errant_edits import shared_extractor
-
-            facts += shared_extractor().facts()
-        return Signature(self.name, tuple(options), tuple(facts))
+        return Signature(self.name, tuple(options), self.input_facts(prepared))
 
     def reference_key(self) -> tuple:
         return ("imeasure", self.tokenize, self.config.no_mix, self.config.max_candidates)

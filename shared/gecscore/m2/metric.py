@@ -12,7 +12,6 @@ from functools import partial
 
 import numpy as np
 
-from gecscore.errors import GecInputError
 from gecscore.m2.config import PtM2Config
 from gecscore.m2.pt_m2 import result_values, score_pt_m2, sentence_records
 from gecscore.m2.scoring import EditCounts
@@ -46,17 +45,13 @@ class PtM2Metric(Metric):
         return self._pair_scorer
 
     def prepare(self, gold: GoldCorpus) -> Prepared:
-        return Prepared(gold, (("refs", gold.references_label()), ("gold", gold.origin)))
+        return Prepared(gold, gold.facts())
 
     def hypotheses(self, prepared: Prepared, predictions: Predictions) -> tuple[list[Target], bool]:
         """Hypothesis targets; ERRANT edits only where the base needs them (and not given)."""
-        from gecscore import inputs
-
-        if len(predictions) != len(prepared):
-            raise GecInputError(f"got {len(predictions)} predictions for {len(prepared)} sentences")
-        if all(isinstance(p, Target) for p in predictions):
-            return list(predictions), False
-        predictions = inputs.strings(predictions, "predictions")
+        predictions = self.checked_predictions(prepared, predictions)
+        if isinstance(predictions[0], Target):
+            return predictions, False
         from gecscore.extract.gold import hypothesis_targets, tokenized
 
         if self.config.base == "m2":
@@ -72,7 +67,7 @@ class PtM2Metric(Metric):
         gold = list(prepared.gold.sentences)
         detail = score_pt_m2(gold, hypotheses, base=c.base, scorer=c.scorer, level=c.level, beta=c.beta,
                              max_unchanged_words=c.max_unchanged_words, pair_scorer=self.pair_scorer(),
-                             candidates=candidates, progress=False)
+                             candidates=candidates, progress=False, segmentation=c.segmentation)
         values = result_values(detail)
         if c.level == "corpus":
             stats = np.asarray([[s.counts.correct, s.counts.proposed, s.counts.gold] for s in detail.sentences],
@@ -91,12 +86,9 @@ class PtM2Metric(Metric):
             options.append(("max_unchanged_words", str(c.max_unchanged_words)))
         options += [(k, detail.options[k]) for k in ("model", "layer") if k in detail.options]
         options.append(("tok", format_value(c.tokenize)))
-        facts = list(prepared.facts)
-        if extracted or prepared.gold.origin == "errant":
-            from gecscore.extract.errant_edits import shared_extractor
-
-            facts += shared_extractor().facts()
-        return Signature(self.name, tuple(options), tuple(facts))
+        if c.base == "m2":     # after tok: older signatures keep their prefix
+            options.append(("segmentation", c.segmentation))
+        return Signature(self.name, tuple(options), self.input_facts(prepared, extracted))
 
     def reference_key(self) -> tuple:
         return ("m2", self.tokenize)
