@@ -65,7 +65,7 @@ class IMeasureMetric(Metric):
         return ("imeasure", self.tokenize, self.config.no_mix, self.config.max_candidates)
 
 
-def imeasure_from_means(means: np.ndarray, beta: float = 1.0, w: float = 2.0) -> float:
+def imeasure_from_means(means: np.ndarray, beta: float, w: float) -> float:
     """Correction I of count totals [dTP dTN dFP dFN cTP cTN cFP cFN cFPN bTN bFN] (means work:
     WAcc is a ratio of counts)."""
     m = [float(x) for x in means]
