@@ -29,13 +29,20 @@ from gecscore.judge.prompts import EDIT_WEIGHT_PROMPT, MATRIX_PROMPT, SUB_SCORE_
 
 @dataclass
 class Reply:
-    """One scripted answer: ``content`` as a chat completion, or ``body`` sent raw."""
+    """One scripted answer: ``content`` as a chat completion, or ``body`` sent raw.
+
+    ``delay``: seconds before the answer; ``trickle``: seconds between the body's bytes (sent
+    one at a time, each well inside any per-read timeout; with ``trickle_headers`` the status
+    line and headers too); ``drop``: close the connection without an answer."""
 
     content: str | None = None
     status: int = 200
     body: bytes | None = None
     delay: float = 0.0
     headers: dict[str, str] = field(default_factory=dict)
+    trickle: float = 0.0
+    trickle_headers: bool = False
+    drop: bool = False
 
 
 def completion(content: str, model: str = "test") -> bytes:
@@ -107,12 +114,31 @@ class JudgeServer:
                 reply = owner.respond(body)
                 if reply.delay:
                     time.sleep(reply.delay)
+                if reply.drop:
+                    self.close_connection = True
+                    return
                 data = reply.body if reply.body is not None else (
                     completion(reply.content or "", body.get("model", "test")) if reply.status == 200
                     else json.dumps({"error": {"message": reply.content or "scripted error"}}).encode())
-                self._send(reply.status, data, reply.headers)
+                if reply.trickle_headers:
+                    return self._trickle_all(reply.status, data, reply.trickle)
+                self._send(reply.status, data, reply.headers, reply.trickle)
 
-            def _send(self, status: int, data: bytes, headers: dict[str, str] | None = None) -> None:
+            def _trickle_all(self, status: int, data: bytes, trickle: float) -> None:
+                head = (f"HTTP/1.1 {status} OK\r\nContent-Type: application/json\r\n"
+                        f"Content-Length: {len(data)}\r\n\r\n").encode()
+                try:
+                    for byte in head + data:
+                        if not owner.running:
+                            return
+                        self.wfile.write(bytes([byte]))
+                        self.wfile.flush()
+                        time.sleep(trickle)
+                except (BrokenPipeError, ConnectionResetError):
+                    pass
+
+            def _send(self, status: int, data: bytes, headers: dict[str, str] | None = None,
+                      trickle: float = 0.0) -> None:
                 try:
                     self.send_response(status)
                     self.send_header("Content-Type", "application/json")
@@ -120,7 +146,16 @@ class JudgeServer:
                     for key, value in (headers or {}).items():
                         self.send_header(key, value)
                     self.end_headers()
-                    self.wfile.write(data)
+                    if not trickle:
+                        self.wfile.write(data)
+                        return
+                    self.wfile.flush()
+                    for index in range(len(data)):
+                        if not owner.running:
+                            return
+                        self.wfile.write(data[index:index + 1])
+                        self.wfile.flush()
+                        time.sleep(trickle)
                 except (BrokenPipeError, ConnectionResetError):  # the client gave up (timeout)
                     pass
 

@@ -131,3 +131,14 @@ def test_gjg15_cleme2_matches_table1():
         ew, ts = board.correlations[config]["gjg15-EW"], board.correlations[config]["gjg15-TS"]
         assert ew.pearson == pytest.approx(ew_r, abs=0.003) and ew.spearman == pytest.approx(ew_rho, abs=0.003)
         assert ts.pearson == pytest.approx(ts_r, abs=0.003) and ts.spearman == pytest.approx(ts_rho, abs=0.003)
+
+
+def test_worker_errors_reach_the_caller_and_no_worker_is_left(tiny):
+    import multiprocessing
+
+    (tiny / "hyp" / "SHORT.m2").write_text("S a b c d\n" + NOOP + "\n")
+    refset = load_refset(tiny / "gold.m2")
+    with pytest.raises(GecInputError, match="SHORT.m2"):
+        run_leaderboard(refset, discover_systems(None, tiny / "hyp"), ["cleme2-corpus-dep"], jobs=2,
+                        progress=False)
+    assert not [p for p in multiprocessing.active_children() if p.name == "gecscore-leaderboard"]

@@ -42,7 +42,7 @@ def cleme2_folder(tmp_path_factory):
 
 def test_dry_run_writes_the_space_folder(cleme2_folder):
     names = sorted(p.name for p in cleme2_folder.iterdir())
-    assert names == ["README.md", "app.py", "cleme2.py", "requirements.txt"]
+    assert names == [publish.STAMP, "README.md", "app.py", "cleme2.py", "requirements.txt"]
     assert (cleme2_folder / "cleme2.py").read_bytes() == (ROOT / "metrics/cleme2/cleme2.py").read_bytes()
     assert (cleme2_folder / "app.py").read_bytes() == (ROOT / "spaces/cleme2/app.py").read_bytes()
     header = publish.card_header(cleme2_folder / "README.md")
@@ -83,6 +83,56 @@ def test_rebuild_replaces_the_folder_but_never_foreign_files(tmp_path):
     with pytest.raises(GecInputError, match="notes.txt"):
         publish.assemble("cleme2", tmp_path)
     assert (folder / "notes.txt").read_text(encoding="utf-8") == "mine"
+
+
+def _tree(root: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def test_out_metrics_never_deletes_the_metric_sources(tmp_path, capsys):
+    # `--out metrics` makes <out>/<name> the metric's own source folder: refused, nothing touched.
+    root = _fake_checkout(tmp_path, "title: X\nsdk: gradio\napp_file: app.py\n")
+    before = _tree(root)
+    for out in (root / "metrics", root / "spaces", root / "metrics" / "cleme2" / ".."):
+        code = main(["publish", "cleme2", "--dry-run", "--root", str(root), "--out", str(out)])
+        assert code == 2
+        assert "refusing" in capsys.readouterr().err
+        assert _tree(root) == before
+    # the same with relative paths, from inside the checkout
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(root)
+        assert main(["publish", "cleme2", "--dry-run", "--root", ".", "--out", "metrics"]) == 2
+    assert _tree(root) == before
+    assert not [p for p in root.rglob("*.building")]
+
+
+def test_unstamped_or_linked_folders_are_refused_and_kept(tmp_path):
+    root = _fake_checkout(tmp_path, "title: X\nsdk: gradio\napp_file: app.py\n")
+    # a folder someone else made, with the very names a build writes: not ours, kept
+    mine = tmp_path / "out" / "cleme2"
+    mine.mkdir(parents=True)
+    (mine / "README.md").write_text("my notes", encoding="utf-8")
+    with pytest.raises(GecInputError, match="did not build"):
+        publish.assemble("cleme2", tmp_path / "out", root=root)
+    assert (mine / "README.md").read_text(encoding="utf-8") == "my notes"
+    # a symlink to the sources
+    (tmp_path / "links").mkdir()
+    (tmp_path / "links" / "cleme2").symlink_to(root / "metrics" / "cleme2")
+    with pytest.raises(GecInputError, match="refusing"):
+        publish.assemble("cleme2", tmp_path / "links", root=root)
+    # a stamped build holding a sub-folder: refused, the sub-folder kept
+    folder = publish.assemble("cleme2", tmp_path / "built", root=root)
+    (folder / "sub").mkdir()
+    (folder / "sub" / "data.txt").write_text("x", encoding="utf-8")
+    with pytest.raises(GecInputError, match="sub"):
+        publish.assemble("cleme2", tmp_path / "built", root=root)
+    assert (folder / "sub" / "data.txt").exists()
+    # an empty folder is taken; the stamp marks it from then on, and a rebuild replaces it
+    (tmp_path / "empty" / "cleme2").mkdir(parents=True)
+    folder = publish.assemble("cleme2", tmp_path / "empty", root=root)
+    assert (folder / publish.STAMP).is_file()
+    assert publish.assemble("cleme2", tmp_path / "empty", root=root) == folder
+    assert sorted(p.name for p in (tmp_path / "empty").iterdir()) == ["cleme2"]  # no staging left
 
 
 def _fake_checkout(tmp_path: Path, header: str) -> Path:
@@ -144,7 +194,8 @@ class FakeHfApi:
 
     def upload_folder(self, **kwargs):
         self.calls.append(("upload_folder", kwargs["repo_id"], kwargs))
-        self.uploaded = sorted(p.name for p in Path(kwargs["folder_path"]).iterdir())
+        ignored = set(kwargs.get("ignore_patterns") or ())
+        self.uploaded = sorted(p.name for p in Path(kwargs["folder_path"]).iterdir() if p.name not in ignored)
 
 
 def test_upload_creates_the_space_then_uploads_the_folder(cleme2_folder):

@@ -170,9 +170,18 @@ class Metric(ABC, Generic[C]):
         """Prepare (or reuse the prepared reference side of the same text) and score."""
         from gecscore import inputs
 
-        if isinstance(predictions, str) or not all(isinstance(p, Target) for p in predictions):
-            inputs.parallel(sources, predictions, references)
+        given_edits = (isinstance(predictions, (list, tuple)) and len(predictions) > 0
+                       and all(isinstance(p, Target) for p in predictions))
+        if not given_edits:
+            inputs.parallel(sources, predictions, self.needed_references(references))
         return self.score(PREPARED.get(self, sources, references), predictions)
+
+    def needed_references(self, references: Any) -> Any:
+        """The references, or a clear error when a reference-based metric got none."""
+        if references is None:
+            raise GecInputError(f"{self.name} needs references (one list of corrected sentences, or one "
+                                f"string, per source)")
+        return references
 
     @staticmethod
     def input_facts(prepared: Prepared, errant_used: bool = False) -> tuple[tuple[str, str], ...]:

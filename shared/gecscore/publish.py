@@ -8,6 +8,13 @@ The folder is what ``evaluate.load("<namespace>/<name>")`` and the Space need:
     <out>/<name>/requirements.txt   gecscore and every dependency, pinned
 
 The folder is named after the metric, so ``evaluate.load(<out>/<name>)`` works on it directly.
+
+Publishing owns that folder and nothing else: it is marked with a stamp file
+(``.gecscore-space``), built in a temporary sibling and renamed into place. An existing
+``<out>/<name>`` is replaced only when it carries the stamp and holds nothing but the files a
+build writes; a folder without the stamp (e.g. ``--out metrics``, whose ``metrics/<name>`` holds
+the metric's own sources), a symlink, or a folder holding or inside the sources is refused
+before anything is written.
 """
 from __future__ import annotations
 
@@ -15,6 +22,7 @@ import importlib.metadata
 import re
 import shutil
 import sys
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -25,6 +33,7 @@ METRICS = ("cleme2", "pt_m2", "imeasure", "dsgram")
 CARD = "README.md"
 APP = "app.py"
 REQUIREMENTS = "requirements.txt"
+STAMP = ".gecscore-space"
 REQUIRED_HEADER = {"sdk": "gradio", "app_file": APP}
 NAME_PATTERN = re.compile(r"^[A-Za-z0-9](?:[A-Za-z0-9._-]{0,94}[A-Za-z0-9])?$")
 _REQUIREMENT_NAME = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
@@ -132,25 +141,71 @@ def space_requirements(metric_requirements: str, gecscore_requirement: str | Non
 
 def assemble(name: str, out: str | Path, *, root: Path | None = None,
              gecscore_requirement: str | None = None) -> Path:
-    """Write the Space folder ``<out>/<name>`` and return it (a previous build is replaced)."""
+    """Write the Space folder ``<out>/<name>`` and return it.
+
+    A previous build (stamped, with only build files) is replaced as a whole; anything else at
+    ``<out>/<name>`` is refused with a :class:`GecInputError` and left untouched."""
     sources = SpaceSources.find(name, root)
     header = card_header(sources.card)
     folder = Path(out) / name
-    expected = {CARD, APP, REQUIREMENTS, f"{name}.py"}
-    if folder.exists():
-        unexpected = sorted(p.name for p in folder.iterdir() if p.name not in expected)
-        if unexpected:
-            raise GecInputError(f"refusing to overwrite a folder with other files ({', '.join(unexpected)})",
-                                str(folder))
-        shutil.rmtree(folder)
-    folder.mkdir(parents=True)
-    shutil.copyfile(sources.card, folder / CARD)
-    shutil.copyfile(sources.script, folder / f"{name}.py")
-    shutil.copyfile(sources.app, folder / APP)
+    built = {CARD, APP, REQUIREMENTS, f"{name}.py"}
+    check_build_folder(folder, built, sources)
     requirements = space_requirements(sources.requirements.read_text(encoding="utf-8"), gecscore_requirement)
-    (folder / REQUIREMENTS).write_text(requirements, encoding="utf-8")
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{name}.", suffix=".building", dir=folder.parent))
+    try:
+        shutil.copyfile(sources.card, staging / CARD)
+        shutil.copyfile(sources.script, staging / f"{name}.py")
+        shutil.copyfile(sources.app, staging / APP)
+        (staging / REQUIREMENTS).write_text(requirements, encoding="utf-8")
+        (staging / STAMP).write_text(f"built by gecscore publish {name} ({__version__}); "
+                                     "replaced on every build\n", encoding="utf-8")
+        staging.chmod(0o755)
+        if folder.exists():
+            _remove_build(folder, built)
+        staging.rename(folder)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
     _warn_sdk_version(header, sources.card)
     return folder
+
+
+def check_build_folder(folder: Path, built: set[str], sources: SpaceSources) -> None:
+    """Refuse a ``folder`` that publishing does not own (see the module docstring)."""
+    protected = [sources.script, sources.card, sources.app, sources.requirements]
+    target = folder.resolve()
+    for path in protected:
+        path = path.resolve()
+        if target == path or target in path.parents:
+            raise GecInputError(f"refusing to build over the metric's sources ({path} is inside it); "
+                                "choose another --out", str(folder))
+    if folder.is_symlink() or (folder.exists() and not folder.is_dir()):
+        raise GecInputError("refusing to replace something that is not a folder gecscore publish built; "
+                            "choose another --out", str(folder))
+    if not folder.exists():
+        return
+    present = {p.name for p in folder.iterdir()}
+    if present and STAMP not in present:
+        raise GecInputError(f"refusing to overwrite a folder gecscore publish did not build (no {STAMP} "
+                            f"stamp; it holds {', '.join(sorted(present)[:5])}); choose another --out",
+                            str(folder))
+    unexpected = sorted(present - built - {STAMP})
+    if unexpected:
+        raise GecInputError(f"refusing to overwrite a folder with other files ({', '.join(unexpected)})",
+                            str(folder))
+    odd = [n for n in present if (folder / n).is_symlink() or not (folder / n).is_file()]
+    if odd:
+        raise GecInputError(f"refusing to overwrite a folder holding links or folders ({', '.join(sorted(odd))})",
+                            str(folder))
+
+
+def _remove_build(folder: Path, built: set[str]) -> None:
+    """Delete a previous build: its known files one by one, then the (now empty) folder."""
+    for name in sorted(built):
+        (folder / name).unlink(missing_ok=True)
+    (folder / STAMP).unlink(missing_ok=True)
+    folder.rmdir()  # fails (and keeps the folder) if anything appeared meanwhile
 
 
 def _warn_sdk_version(header: dict, card: Path) -> None:
@@ -183,5 +238,5 @@ def upload(folder: str | Path, namespace: str, *, token: str | None = None, priv
         api = HfApi(token=token)
     repo = api.create_repo(repo_id, repo_type="space", space_sdk="gradio", exist_ok=True, private=private)
     api.upload_folder(repo_id=repo_id, folder_path=str(folder), repo_type="space",
-                      commit_message=f"gecscore {__version__}: publish {folder.name}")
+                      ignore_patterns=[STAMP], commit_message=f"gecscore {__version__}: publish {folder.name}")
     return str(getattr(repo, "url", None) or f"https://huggingface.co/spaces/{repo_id}")

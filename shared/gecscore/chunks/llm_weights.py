@@ -62,7 +62,11 @@ class LlmChunkWeigher:
     """A ``CorpusWeigher`` (see ``chunk_evaluation``) asking ``judge`` for edit weights.
 
     After a call, ``failures`` lists the edits that fell back to weight 1 and ``ratings`` maps
-    (sentence, edit) to its weight.
+    (sentence, edit) to its weight, over the weigher's life (ratings are reused across calls).
+    ``last_call`` counts the last call alone (what a result should report, since one weigher
+    may score several systems): distinct edits weighed, how many of them fell back to weight 1
+    (including fallbacks from an earlier call reused from ``ratings``) and how many chunks
+    (occurrences over samples and candidates) carry a fallback weight; see :meth:`counts`.
     """
 
     judge: Judge
@@ -70,6 +74,8 @@ class LlmChunkWeigher:
     max_reasks: int = MAX_REASKS
     ratings: dict[tuple[str, str], float] = field(default_factory=dict)
     failures: list[EditWeightFailure] = field(default_factory=list)
+    fallen_back: set[tuple[str, str]] = field(default_factory=set)
+    last_call: dict[str, int] = field(default_factory=dict)
 
     def __call__(self, samples: Sequence[Sample], partitions: Sequence[ChunkPartition],
                  labelled: Sequence[Sequence[LabelledChunks]]) -> list[list[Sequence[float]]]:
@@ -82,6 +88,10 @@ class LlmChunkWeigher:
         wanted = list(dict.fromkeys(key for sample in plan for cand in sample for key in cand
                                     if key is not None and key not in self.ratings))
         self._rate(wanted)
+        used = [key for sample in plan for cand in sample for key in cand if key is not None]
+        distinct = set(used)
+        self.last_call = {"edits": len(distinct), "fallback_edits": len(distinct & self.fallen_back),
+                          "fallback_chunks": sum(key in self.fallen_back for key in used)}
         return [[tuple(FALLBACK_WEIGHT if key is None else self.ratings[key] for key in cand)
                  for cand in sample] for sample in plan]
 
@@ -108,6 +118,7 @@ class LlmChunkWeigher:
         for key in keys:
             if key not in self.ratings:
                 self.ratings[key] = FALLBACK_WEIGHT
+                self.fallen_back.add(key)
                 self.failures.append(EditWeightFailure(key[0], key[1], problems.get(key, "no answer")))
 
     def signature(self) -> str:
@@ -116,6 +127,14 @@ class LlmChunkWeigher:
     def fallback_count(self) -> int:
         """Edits that fell back to weight 1 (no usable judge answer)."""
         return len(self.failures)
+
+    def counts(self) -> dict[str, int]:
+        """The last call's counts as result values: ``llm_edits`` (distinct edits weighed by the
+        judge), ``llm_fallbacks`` (of those, how many weigh 1 for want of a usable answer) and
+        ``llm_fallback_chunks`` (chunk occurrences with a fallback weight)."""
+        last = self.last_call or {"edits": 0, "fallback_edits": 0, "fallback_chunks": 0}
+        return {"llm_edits": last["edits"], "llm_fallbacks": last["fallback_edits"],
+                "llm_fallback_chunks": last["fallback_chunks"]}
 
     def summary(self) -> str:
         return (f"LLM edit weights: {len(self.ratings)} edits rated, {len(self.failures)} fell back to "

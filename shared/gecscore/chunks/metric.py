@@ -74,6 +74,9 @@ class _ChunkMetric(Metric):
         samples = self.samples(prepared, hypotheses)
         detail = self._score_samples(samples, partitions)
         values = result_values(detail)
+        weigher = self._weigher
+        if self.config.weighting == "llm" and weigher is not None:
+            values.update(weigher.counts())   # llm_edits, llm_fallbacks (weight 1 for want of an answer)
         stats, statistic = self._statistics(detail)
         signature = self.signature_for(prepared, detail, extracted)
         return Result(self.name, signature, values, stats, statistic, detail,

@@ -5,7 +5,9 @@ Each command lives in its own module exposing ``register(subparsers)``; add new 
 the same; bars are only drawn when stderr is a terminal anyway).
 
 Exit codes: 0 success; 2 bad input, a bad option, a missing model or a judge setup error (one
-line on stderr naming the file, line or option); 1 an unexpected error (a bug: please report it).
+line on stderr naming the file, line or option); 3 scores printed, but the LLM judge failed too
+often (more than --max-fallback-share of CLEME2.0's LLM edit weights fell back to 1, or every
+DSGram sentence failed); 1 an unexpected error (a bug: please report it).
 """
 from __future__ import annotations
 

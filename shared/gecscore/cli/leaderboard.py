@@ -50,6 +50,23 @@ def register(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """The command; SIGTERM and SIGINT stop it (workers included) with status 143 / 130 and
+    leave ``--out`` as it was."""
+    import signal
+
+    from gecscore.metaeval.leaderboard import Interrupted, stop_on_signals
+
+    try:
+        with stop_on_signals((signal.SIGTERM,)):
+            return _run(args)
+    except KeyboardInterrupt as error:
+        signum = error.signum if isinstance(error, Interrupted) else signal.SIGINT
+        print(f"gecscore leaderboard: stopped by {signal.Signals(signum).name}; "
+              f"{args.out or 'the output'} left as it was", file=sys.stderr)
+        return 128 + int(signum)
+
+
+def _run(args: argparse.Namespace) -> int:
     import json
 
     from gecscore.errors import GecInputError
@@ -57,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
     from gecscore.metaeval.leaderboard import discover_systems, run_leaderboard
     from gecscore.metaeval.refsets import load_refset
     from gecscore.metaeval.registry import REGISTRY, RunOptions, configure, resolve
-    from gecscore.metaeval.report import markdown, write_leaderboard
+    from gecscore.metaeval.report import check_output_dir, markdown, write_leaderboard
 
     options = RunOptions(model=args.model, judge_base_url=args.judge_base_url, judge_model=args.judge_model,
                          judge_cache=args.judge_cache, judge_concurrency=args.judge_concurrency)
@@ -72,6 +89,8 @@ def run(args: argparse.Namespace) -> int:
         raise GecInputError("give --systems DIR and/or --hyp-m2-dir DIR")
     if not args.m2 and not args.refset:
         raise GecInputError("give the gold as --m2 GOLD.m2 or --refset NAME")
+    if args.out:
+        check_output_dir(args.out)  # fail now, not after the scoring
     refset = load_refset(args.refset or args.m2, args.data_dir, exclude_unchanged_refs=args.exclude_unchanged_refs,
                          reference_edits=args.reference_edits)
     for note in refset.notes:

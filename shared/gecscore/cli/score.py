@@ -20,6 +20,13 @@ COMMANDS = {
 }
 
 
+# Exit code when scores were printed but the LLM judge let the run down: more than
+# --max-fallback-share of the LLM edit weights fell back to 1 (CLEME2.0 --weighting llm), or every
+# DSGram sentence failed.
+JUDGE_SHORTFALL = 3
+DEFAULT_MAX_FALLBACK_SHARE = 0.1
+
+
 def register(subparsers) -> None:
     from gecscore.metric import metric_class
 
@@ -28,6 +35,11 @@ def register(subparsers) -> None:
         add_input_arguments(parser, reference_free=name == "dsgram")
         add_output_arguments(parser)
         add_config_arguments(parser, metric_class(name).config_type)
+        if name in ("cleme", "cleme2"):
+            parser.add_argument("--max-fallback-share", type=float, default=DEFAULT_MAX_FALLBACK_SHARE,
+                                metavar="FRACTION",
+                                help=f"--weighting llm: exit with status {JUDGE_SHORTFALL} when more than this share "
+                                     f"of the edits fell back to weight 1 (default {DEFAULT_MAX_FALLBACK_SHARE:g})")
         parser.set_defaults(run=run, metric=name)
 
 
@@ -66,7 +78,27 @@ def run(args: argparse.Namespace) -> int:
         if len(results) > 1:
             print(f"== {name}")
         print_one(args, result)
-    return 0
+    return judge_shortfall(args, results)
+
+
+def judge_shortfall(args: argparse.Namespace, results) -> int:
+    """0, or JUDGE_SHORTFALL (with a line on stderr) when the judge's failures make the scores
+    untrustworthy: too many LLM edit weights fell back to 1, or no DSGram sentence was judged."""
+    status = 0
+    for name, result in results:
+        values = result.values
+        if "llm_edits" in values and values["llm_edits"]:
+            share = values["llm_fallbacks"] / values["llm_edits"]
+            if share > args.max_fallback_share:
+                print(f"gecscore {args.metric}: error: {name}: {values['llm_fallbacks']} of {values['llm_edits']} "
+                      f"LLM edit weights fell back to 1 ({share:.0%} > --max-fallback-share "
+                      f"{args.max_fallback_share:g})", file=sys.stderr)
+                status = JUDGE_SHORTFALL
+        if args.metric == "dsgram" and values.get("n_sentences") and values["n_failed"] == values["n_sentences"]:
+            print(f"gecscore dsgram: error: {name}: every judge call failed; no sentence was scored",
+                  file=sys.stderr)
+            status = JUDGE_SHORTFALL
+    return status
 
 
 def print_one(args: argparse.Namespace, result) -> None:

@@ -43,6 +43,10 @@ class DsgramMetric(Metric):
     def prepare(self, gold: GoldCorpus) -> Prepared:
         return Prepared(gold, ())
 
+    def needed_references(self, references: Any) -> None:
+        """None: DSGram is reference-free (references, if given, are not used)."""
+        return None
+
     def prepare_text(self, sources: Sequence[str], references: Any = None) -> Prepared:
         """The sources (references, if given, are not used: DSGram is reference-free)."""
         from gecscore import inputs

@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from gecscore import inputs
+from gecscore.errors import GecInputError
 from gecscore.extract.errant_edits import ErrantExtractor, shared_extractor
 from gecscore.types import Gold, GoldCorpus, Target
 
@@ -22,6 +23,9 @@ def gold_from_text(sources: Any, references: Any, *, tokenize: bool = False,
                    extractor: ErrantExtractor | None = None) -> GoldCorpus:
     """The gold of parallel text: ``references[i]`` lists sentence i's references (or is one
     string); annotator k of a sentence is its k-th reference, edits by ERRANT."""
+    if references is None:
+        raise GecInputError("reference edits need references (one list of corrected sentences, or one "
+                            "string, per source)")
     sources, _, references = inputs.parallel(sources, None, references)
     extractor = extractor or shared_extractor()
     sources = tokenized(sources, tokenize, "sources", extractor)

@@ -22,6 +22,7 @@ from gecscore.errors import GecInputError
 
 MATCH, MISMATCH, GAP = 0, 3, 2
 MAX_CELLS = 400_000_000  # one byte per cell: 400 MB for the back-pointer table
+MAX_BATCH_CELLS = MAX_CELLS // 5  # the batched kernel keeps four bytes of cost and one of back-pointer a cell
 
 Column = tuple[str | None, str | None, str | None]
 
@@ -514,10 +515,10 @@ class ReferenceBatch:
         if not len(self.order):
             return out
         cells = (self.longest + 1) * (len(src) + 1) * (len(hyp) + 1)
-        if cells > MAX_CELLS // 5:  # four bytes of cost and one of back-pointer a cell
+        if cells > MAX_BATCH_CELLS:
             raise GecInputError(
                 f"sentence too long for the O(n^3) alignment: {len(src)} x {len(hyp)} x {self.longest} "
-                f"tokens need {cells:,} cells (limit {MAX_CELLS:,})")
+                f"tokens need {cells:,} cells (limit {MAX_BATCH_CELLS:,})")
         out[self.order] = _batch_was_counts(src, hyp, self.flat, self.starts, self.lengths, self.shared)
         return out
 

@@ -107,10 +107,12 @@ def parse_m2(lines: Iterable[str], path: str = "<m2>", strict: bool = True) -> I
 
 
 def read_m2(path: str | Path, strict: bool = True) -> list[Gold]:
-    """Read an M2 file (UTF-8). See :func:`parse_m2` for ``strict``."""
-    path = Path(path)
-    with path.open(encoding="utf-8") as handle:
-        return list(parse_m2(handle, str(path), strict))
+    """Read an M2 file (UTF-8, a byte-order mark and CRLF accepted; ``-`` is standard input).
+    See :func:`parse_m2` for ``strict``. A missing file, a folder or bytes that are not UTF-8
+    raise a :class:`GecInputError` naming the file (and line)."""
+    from gecscore.io.text import read_lines
+
+    return list(parse_m2(read_lines(path), str(path), strict))
 
 
 def format_m2(source: Tokens, targets: Iterable[Target]) -> str:

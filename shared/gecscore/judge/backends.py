@@ -8,7 +8,10 @@ for a request that cannot succeed and :class:`JudgeConfigError` when the setup i
 from __future__ import annotations
 
 import email.utils
+import re
+import threading
 import time
+import urllib.parse
 from abc import ABC, abstractmethod
 from typing import Any, Sequence
 
@@ -21,6 +24,8 @@ DEFAULT_MODEL = "gpt-4o"
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 RETRYABLE_STATUS = frozenset({408, 409, 425, 429})
 CONFIG_STATUS = frozenset({401, 403, 404})
+MAX_BODY_BYTES = 16 * 1024 * 1024  # a chat completion is kilobytes; past this the server is broken
+_SECRET_QUERY = re.compile(r"(key|token|secret|password|sig|auth)", re.I)
 
 
 class JudgeBackend(ABC):
@@ -53,13 +58,62 @@ def chat_body(request: JudgeRequest, model: str) -> dict[str, Any]:
             **request.sampling.as_dict()}
 
 
+def redact_url(url: str) -> str:
+    """``url`` as it may be shown: a password in the user part becomes ``***`` (a user part
+    alone, often a key itself, too), and so do query values whose name mentions a key, token,
+    secret, password, signature or auth. ``http://me:pw@host/v1?api-key=k`` ->
+    ``http://me:***@host/v1?api-key=***``."""
+    try:
+        parts = urllib.parse.urlsplit(url)
+    except ValueError:
+        return "<unparseable URL>"
+    netloc = parts.netloc
+    if "@" in netloc:
+        userinfo, host = netloc.rsplit("@", 1)
+        user, has_password, _ = userinfo.partition(":")
+        netloc = f"{user}:***@{host}" if has_password else f"***@{host}"
+    query = parts.query
+    if query:
+        pairs = urllib.parse.parse_qsl(query, keep_blank_values=True)
+        query = "&".join(f"{k}=***" if _SECRET_QUERY.search(k) else f"{k}={v}" for k, v in pairs)
+    return urllib.parse.urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
+
+
+def url_secrets(url: str) -> list[str]:
+    """The secret pieces of ``url`` (password, user part, secret query values), longest first,
+    so that any text quoting them can be scrubbed."""
+    try:
+        parts = urllib.parse.urlsplit(url)
+    except ValueError:
+        return [url]
+    found = []
+    if "@" in parts.netloc:
+        userinfo = parts.netloc.rsplit("@", 1)[0]
+        user, _, password = userinfo.partition(":")
+        found += [userinfo, password, urllib.parse.unquote(password)] if password else [userinfo, user]
+    for key, value in urllib.parse.parse_qsl(parts.query, keep_blank_values=True):
+        if _SECRET_QUERY.search(key) and value:
+            found += [value, urllib.parse.quote(value, safe="")]
+    return sorted({s for s in found if len(s) >= 3}, key=len, reverse=True)
+
+
 class OpenAIChatBackend(JudgeBackend):
     """``POST {base_url}/chat/completions`` (OpenAI, Azure v1, vLLM, Ollama, llama.cpp, ...).
 
-    ``api_key`` is sent as a bearer token when given and is kept nowhere else.
+    ``api_key`` is sent as a bearer token when given and is kept nowhere else. Credentials in
+    ``base_url`` (``http://user:pass@host``) are used for the requests and never shown:
+    messages and errors name :attr:`shown_url` (see :func:`redact_url`).
+
+    ``timeout`` bounds the whole request: connecting, sending, waiting and reading the body
+    together (httpx's own timeout is per socket operation, so a server trickling one byte at a
+    time would never trip it). The request runs in a helper thread that reads the body as a
+    stream and gives up at the deadline; the caller waits for it at most ``timeout`` seconds
+    (plus a small grace) and raises a transient ``timeout`` error past that, even if the helper
+    is still stuck in a read, which httpx's per-read timeout then ends.
     """
 
     name = "openai"
+    GRACE_S = 0.25
 
     def __init__(self, model: str = DEFAULT_MODEL, base_url: str = DEFAULT_BASE_URL, *,
                  api_key: str | None = None, timeout: float = 60.0, max_connections: int = 8):
@@ -68,6 +122,9 @@ class OpenAIChatBackend(JudgeBackend):
         self.model = model
         base = base_url.rstrip("/")
         self.url = base if base.endswith("/chat/completions") else f"{base}/chat/completions"
+        self.shown_url = redact_url(self.url)
+        self._secrets = url_secrets(self.url) + ([api_key] if api_key else [])
+        self.timeout = float(timeout)
         headers = {"Content-Type": "application/json"}
         if api_key:
             headers["Authorization"] = f"Bearer {api_key}"
@@ -79,29 +136,78 @@ class OpenAIChatBackend(JudgeBackend):
     def body(self, request: JudgeRequest) -> dict[str, Any]:
         return chat_body(request, self.model)
 
+    def scrub(self, text: str) -> str:
+        """``text`` with the URL's credentials (and the API key) replaced by ``***``."""
+        text = text.replace(self.url, self.shown_url)
+        for secret in self._secrets:
+            text = text.replace(secret, "***")
+        return text
+
     def complete(self, request: JudgeRequest) -> str:
+        deadline = time.monotonic() + self.timeout
+        outcome: dict[str, Any] = {}
+        done = threading.Event()
+
+        def call() -> None:
+            try:
+                outcome["value"] = self._post(request, deadline)
+            except BaseException as error:  # noqa: BLE001 - handed to the caller
+                outcome["error"] = error
+            finally:
+                done.set()
+
+        threading.Thread(target=call, name="judge-http", daemon=True).start()
+        if not done.wait(self.timeout + self.GRACE_S):
+            raise TransientJudgeError("timeout", f"no complete answer from {self.shown_url} "
+                                                 f"within {self.timeout:g} s")
+        if "error" in outcome:
+            raise outcome["error"]
+        return outcome["value"]
+
+    def _post(self, request: JudgeRequest, deadline: float) -> str:
+        """One streamed POST, abandoned when the body is not complete at ``deadline``."""
         httpx = self._httpx
         try:
-            response = self._client.post(self.url, json=self.body(request))
+            with self._client.stream("POST", self.url, json=self.body(request)) as response:
+                chunks, size = [], 0
+                for chunk in response.iter_bytes():
+                    chunks.append(chunk)
+                    size += len(chunk)
+                    if time.monotonic() > deadline:
+                        raise TransientJudgeError("timeout", f"no complete answer from {self.shown_url} "
+                                                             f"within {self.timeout:g} s (body still arriving)")
+                    if size > MAX_BODY_BYTES:
+                        raise TransientJudgeError("bad response", f"{self.shown_url} sent more than "
+                                                                  f"{MAX_BODY_BYTES} bytes")
+                raw = b"".join(chunks)
         except httpx.TimeoutException as error:
-            raise TransientJudgeError("timeout", f"no answer from {self.url} in time ({error})") from None
+            raise TransientJudgeError("timeout", f"no answer from {self.shown_url} in time "
+                                                 f"({self.scrub(str(error))})") from None
         except httpx.TransportError as error:
-            raise TransientJudgeError("connection", f"cannot reach {self.url}: {error}") from None
+            raise TransientJudgeError("connection", f"cannot reach {self.shown_url}: "
+                                                    f"{self.scrub(str(error))}") from None
+        except httpx.HTTPError as error:  # decoding and protocol errors
+            raise TransientJudgeError("bad response", f"{self.shown_url} sent a broken answer: "
+                                                      f"{self.scrub(str(error))}") from None
+        except httpx.InvalidURL as error:
+            raise JudgeConfigError(f"bad base URL {self.shown_url}: {self.scrub(str(error))}") from None
         status = response.status_code
+        headers = [(k, v) for k, v in response.headers.items() if k.lower() not in ("content-encoding", "content-length")]
+        response = httpx.Response(status, headers=headers, content=raw, request=response.request)  # decoded body
         if status != 200:
-            detail = _error_detail(response)
+            detail = self.scrub(_error_detail(response))
             if status in RETRYABLE_STATUS or status >= 500:
-                raise TransientJudgeError(f"HTTP {status}", f"{self.url} answered {status}: {detail}",
+                raise TransientJudgeError(f"HTTP {status}", f"{self.shown_url} answered {status}: {detail}",
                                           _retry_after(response.headers.get("retry-after")))
             if status in CONFIG_STATUS:
-                raise JudgeConfigError(f"{self.url} answered {status} for model {self.model!r}: {detail}"
+                raise JudgeConfigError(f"{self.shown_url} answered {status} for model {self.model!r}: {detail}"
                                        " (check --base-url, --model and the API key)")
-            raise PermanentJudgeError(f"HTTP {status}", f"{self.url} answered {status}: {detail}")
+            raise PermanentJudgeError(f"HTTP {status}", f"{self.shown_url} answered {status}: {detail}")
         try:
             return completion_text(response.json())
         except ValueError:
-            raise TransientJudgeError("bad response", f"{self.url} sent a body that is not a chat "
-                                      f"completion: {response.text[:200]!r}") from None
+            raise TransientJudgeError("bad response", f"{self.shown_url} sent a body that is not a chat "
+                                      f"completion: {self.scrub(response.text[:200])!r}") from None
 
     def close(self) -> None:
         self._client.close()

@@ -5,11 +5,22 @@ re-extraction) is loaded in the main process and handed to each worker process, 
 its own reference cache and ERRANT parse cache (the sources are parsed once per worker).
 Systems are spread over ``jobs`` worker processes; within one system every configuration
 shares the hypothesis edits and CLEME's chunk partition.
+
+Interruptions: workers ignore SIGINT (a Ctrl-C reaches the whole process group; only the main
+process acts on it). When the main process is interrupted (KeyboardInterrupt, or SIGTERM made
+into :class:`Interrupted` by :func:`stop_on_signals`), :func:`run_in_workers` stops: every
+worker gets SIGTERM, then SIGKILL if still alive after ``WORKER_GRACE_S``, and is reaped
+before the exception goes on, so no worker outlives the run.
 """
 from __future__ import annotations
 
+import contextlib
+import os
+import signal
 import time
-from concurrent.futures import ProcessPoolExecutor, as_completed
+import multiprocessing
+import traceback
+from multiprocessing.connection import wait as wait_for
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -83,6 +94,37 @@ def _by_name(folder: str | Path | None, pattern: str) -> dict[str, Path]:
 # ---------------------------------------------------------------- scoring (workers)
 
 _WORKER: dict = {}
+WORKER_GRACE_S = 2.0
+
+
+class Interrupted(KeyboardInterrupt):
+    """The run was stopped by a signal (``signum``); raised in the main process."""
+
+    def __init__(self, signum: int):
+        self.signum = signum
+        super().__init__(f"stopped by {signal.Signals(signum).name}")
+
+
+@contextlib.contextmanager
+def stop_on_signals(signals=(signal.SIGTERM,)):
+    """Within the block, ``signals`` raise :class:`Interrupted` in the main thread (so
+    ``finally`` clauses run: workers are stopped, temporary folders removed); the previous
+    handlers come back after it. Outside the main thread it does nothing."""
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def handler(signum, frame):
+        raise Interrupted(signum)
+
+    previous = {sig: signal.signal(sig, handler) for sig in signals}
+    try:
+        yield
+    finally:
+        for sig, old in previous.items():
+            signal.signal(sig, old)
 
 
 @lru_cache(maxsize=1)
@@ -94,7 +136,10 @@ def worker_extractor():
 
 
 def _init_worker(refset: RefSet, config_names: Sequence[str], options: RunOptions | None = None,
-                 torch_threads: int | None = None) -> None:
+                 torch_threads: int | None = None, child: bool = False) -> None:
+    if child:  # Ctrl-C reaches the whole group: the main process decides, the workers keep still
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
     configure(options or RunOptions())
     if torch_threads:
         _limit_torch_threads(torch_threads)
@@ -140,17 +185,105 @@ def score_systems(refset: RefSet, systems: Sequence[SystemSource], config_names:
         finally:
             _WORKER.clear()
     else:
-        with ProcessPoolExecutor(max_workers=min(jobs, len(systems)), initializer=_init_worker,
-                                 initargs=(refset, list(config_names), options,
-                                           max(1, (os.cpu_count() or 1) // jobs))) as pool:
-            futures = [pool.submit(_score_system, source) for source in systems]
-            for future in as_completed(futures):
-                name, scores, elapsed = future.result()
+        initargs = (refset, list(config_names), options, max(1, (os.cpu_count() or 1) // jobs), True)
+        with contextlib.closing(run_in_workers(systems, min(jobs, len(systems)), initargs)) as done:
+            for name, scores, elapsed in done:  # closing: the workers are stopped whatever happens
                 results[name], seconds[name] = scores, elapsed
                 bar.update()
     bar.close()
     order = [s.name for s in systems]
     return {n: results[n] for n in order}, {n: seconds[n] for n in order}
+
+
+def _worker_main(conn, initargs: tuple) -> None:
+    """A worker: set up once, then score each system sent over ``conn`` until ``None`` or EOF."""
+    _init_worker(*initargs)
+    while True:
+        try:
+            source = conn.recv()
+        except (EOFError, OSError):
+            return
+        if source is None:
+            return
+        try:
+            message = ("ok", _score_system(source))
+        except Exception as error:  # noqa: BLE001 - handed to the main process
+            message = ("error", error, traceback.format_exc())
+        try:
+            conn.send(message)
+        except Exception:  # noqa: BLE001 - an exception that does not pickle
+            conn.send(("error", RuntimeError(message[-1]), message[-1]))
+
+
+def run_in_workers(systems: Sequence[SystemSource], n_workers: int, initargs: tuple):
+    """Yield ``_score_system(source)`` for every system (in completion order) from
+    ``n_workers`` processes, each fed one system at a time over its own pipe.
+
+    Plain processes and pipes, no shared queues or locks: whatever ends the run (an error, a
+    KeyboardInterrupt, :class:`Interrupted`), the ``finally`` clause terminates every worker
+    (SIGTERM, then SIGKILL after ``WORKER_GRACE_S``) and reaps it, and nothing can be left
+    waiting on a lock a killed worker held (``multiprocessing.Pool.terminate`` can hang that
+    way, and ProcessPoolExecutor's queue feeder prints tracebacks when its workers are killed).
+    """
+    context = multiprocessing.get_context()
+    workers: list[tuple[multiprocessing.Process, object]] = []
+    pending = list(reversed(systems))
+    finished = False
+    try:
+        for _ in range(n_workers):
+            parent, child = context.Pipe()
+            process = context.Process(target=_worker_main, args=(child, initargs), name="gecscore-leaderboard")
+            process.start()
+            child.close()
+            workers.append((process, parent))
+        busy = {}
+        for process, conn in workers:
+            if pending:
+                conn.send(pending.pop())
+                busy[conn] = process
+        while busy:
+            sentinels = {process.sentinel: (process, conn) for conn, process in busy.items()}
+            for ready in wait_for([*busy, *sentinels]):
+                if ready in busy:
+                    conn = ready
+                    try:
+                        message = conn.recv()
+                    except (EOFError, OSError):
+                        continue  # the worker died: its sentinel says so
+                    if message[0] == "error":
+                        raise message[1]
+                    yield message[1]
+                    if pending:
+                        conn.send(pending.pop())
+                    else:
+                        conn.send(None)
+                        del busy[conn]
+                elif ready in sentinels:
+                    process, conn = sentinels[ready]
+                    if conn in busy and not conn.poll():
+                        raise RuntimeError(f"a leaderboard worker died (exit code {process.exitcode})")
+        finished = True
+    finally:
+        stop_workers([process for process, _ in workers], finished)
+        for _, conn in workers:
+            conn.close()
+
+
+def stop_workers(processes, finished: bool = False) -> None:
+    """Reap ``processes``: after a ``finished`` run (each worker told to stop) they are joined;
+    any still alive, or every one after an interruption, gets SIGTERM, then SIGKILL after
+    ``WORKER_GRACE_S``."""
+    deadline = time.monotonic() + WORKER_GRACE_S
+    for process in processes:
+        if finished:
+            process.join(WORKER_GRACE_S)
+        if process.is_alive():
+            process.terminate()
+    for process in processes:
+        process.join(max(0.0, deadline - time.monotonic()))
+        if process.is_alive():
+            process.kill()
+            process.join(1.0)
 
 
 # ---------------------------------------------------------------- the leaderboard
@@ -198,6 +331,14 @@ class Leaderboard:
         return out
 
 
+def judge_description(options: RunOptions) -> str:
+    """``backend:model@url`` for summaries, with any credentials in the URL masked."""
+    from gecscore.judge.backends import redact_url
+
+    url = redact_url(options.judge_base_url) if options.judge_base_url else None
+    return f"{options.judge_backend}:{options.judge_model}@{url}"
+
+
 def run_leaderboard(refset: RefSet, systems: Sequence[SystemSource], metrics: Sequence[str] | None = None, *,
                     human: Mapping[str, HumanScores] | None = None, jobs: int = 1, bootstrap: int = 0,
                     seed: int = 0, confidence: float = 0.95, progress: bool = True,
@@ -226,7 +367,7 @@ def run_leaderboard(refset: RefSet, systems: Sequence[SystemSource], metrics: Se
     if any(c.needs == "model" for c in configs):
         run_options["similarity_model"] = options.model
     if any(c.needs == "judge" for c in configs):
-        run_options["judge"] = f"{options.judge_backend}:{options.judge_model}@{options.judge_base_url}"
+        run_options["judge"] = judge_description(options)
     board = Leaderboard(refset.name, run_options, len(refset), configs, [s.name for s in systems],
                         scores, unavailable, seconds)
     if human:

@@ -1,10 +1,24 @@
-"""Write a leaderboard: CSV and JSON tables, a Markdown page and one scatter plot per metric."""
+"""Write a leaderboard: CSV and JSON tables, a Markdown page and one scatter plot per metric.
+
+The output folder holds one whole run: the files are written to a temporary sibling folder
+(``.<name>.*.partial``) and swapped in at the end (an atomic exchange where the system has
+one, else two renames), so an interrupted run leaves the previous run in place, never a mix.
+An existing folder is replaced only when it holds nothing but what a leaderboard writes;
+:func:`check_output_dir` says so (and whether the place is writable) before any scoring.
+"""
 from __future__ import annotations
 
 import csv
+import ctypes
+import ctypes.util
 import json
 import math
+import os
+import shutil
+import tempfile
 from pathlib import Path
+
+from gecscore.errors import GecInputError
 
 from gecscore.metaeval.leaderboard import Leaderboard
 
@@ -13,12 +27,49 @@ def _fmt(value: float, digits: int = 4) -> str:
     return "nan" if value is None or (isinstance(value, float) and math.isnan(value)) else f"{value:.{digits}f}"
 
 
+OUTPUT_NAMES = frozenset({"scores.csv", "leaderboard.json", "leaderboard.md", "correlations.csv",
+                          "intervals.csv", "pairwise.csv", "plots"})
+
+
+def check_output_dir(out_dir: str | Path) -> Path:
+    """``out_dir`` as an absolute path, or a GecInputError when a leaderboard cannot be written
+    there: a file is in the way, the folder holds files a leaderboard does not write (they
+    would be lost), or its parent cannot be created or written (probed by making and removing
+    a temporary folder there)."""
+    out = Path(out_dir).absolute()
+    if out.is_symlink() or (out.exists() and not out.is_dir()):
+        raise GecInputError("the output must be a folder (a file or link is in the way)", str(out))
+    if out.is_dir():
+        foreign = sorted(p.name for p in out.iterdir() if p.name not in OUTPUT_NAMES)
+        if foreign:
+            raise GecInputError(f"refusing to replace a folder holding files a leaderboard does not write "
+                                f"({', '.join(foreign[:5])}); choose another --out", str(out))
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        os.rmdir(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".probe", dir=out.parent))
+    except OSError as error:
+        raise GecInputError(f"cannot write the output folder here: {error.strerror or error}", str(out)) from None
+    return out
+
+
 def write_leaderboard(board: Leaderboard, out_dir: str | Path, plots: bool = True) -> list[Path]:
     """Write ``scores.csv``, ``leaderboard.json``, ``leaderboard.md`` and, with human scores,
     ``correlations.csv`` and ``plots/<config>.png``; with a bootstrap, ``intervals.csv`` and
-    ``pairwise.csv``. Returns the paths written."""
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
+    ``pairwise.csv``. Returns the paths written (under ``out_dir``). The folder is replaced
+    as a whole (see the module docstring)."""
+    out = check_output_dir(out_dir)
+    staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".partial", dir=out.parent))
+    try:
+        written = _write_files(board, staging, plots)
+        staging.chmod(0o755)
+        replace_folder(staging, out)
+    finally:
+        if staging.exists():
+            shutil.rmtree(staging, ignore_errors=True)
+    return [out / path.relative_to(staging) for path in written]
+
+
+def _write_files(board: Leaderboard, out: Path, plots: bool) -> list[Path]:
     written = [_write_scores_csv(board, out / "scores.csv")]
     path = out / "leaderboard.json"
     path.write_text(json.dumps(board.as_dict(), indent=1, allow_nan=True) + "\n", encoding="utf-8")
@@ -34,6 +85,39 @@ def write_leaderboard(board: Leaderboard, out_dir: str | Path, plots: bool = Tru
     path.write_text(markdown(board, plots_dir="plots" if plots and board.correlations else None), encoding="utf-8")
     written.append(path)
     return written
+
+
+_RENAME_EXCHANGE = 2
+
+
+def _exchange(a: Path, b: Path) -> bool:
+    """Swap two paths atomically (Linux ``renameat2(RENAME_EXCHANGE)``); False where unsupported."""
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+        renameat2 = libc.renameat2
+    except (OSError, AttributeError):
+        return False
+    at_fdcwd = -100
+    result = renameat2(at_fdcwd, os.fsencode(a), at_fdcwd, os.fsencode(b), _RENAME_EXCHANGE)
+    return result == 0
+
+
+def replace_folder(new: Path, target: Path) -> None:
+    """Put the folder ``new`` at ``target``; a previous ``target`` is swapped out and deleted.
+
+    With an atomic exchange ``target`` is always one whole folder; without it there is a
+    moment with no ``target`` (the previous one is then at ``.<name>.*.old``), never a mix."""
+    if not target.exists():
+        new.rename(target)
+        return
+    if _exchange(new, target):
+        shutil.rmtree(new)  # now the previous run
+        return
+    old = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".old", dir=target.parent))
+    old.rmdir()
+    target.rename(old)
+    new.rename(target)
+    shutil.rmtree(old, ignore_errors=True)
 
 
 def _write_scores_csv(board: Leaderboard, path: Path) -> Path:

@@ -21,7 +21,7 @@ import gradio as gr
 
 from gecscore.errors import GecInputError, MissingModelError
 from gecscore.spaces.examples import Example
-from gecscore.spaces.inputs import corpus_input
+from gecscore.spaces.inputs import RequestLimits, corpus_input
 from gecscore.spaces.render import CSS, note_html, placeholder_html, result_table_html
 
 
@@ -82,7 +82,7 @@ def build_demo(space: MetricSpace) -> gr.Blocks:
             with gr.Column(scale=3):
                 with gr.Tabs() as tabs:
                     with gr.Tab("Paste text", id="paste"):
-                        gr.Markdown(space.input_help)
+                        gr.Markdown(f"{space.input_help} {RequestLimits.from_env().describe()}")
                         source = gr.Textbox(label="Source", lines=3, max_lines=12, elem_id="gec-source",
                                             placeholder="He go to school yesterday .")
                         hypothesis = gr.Textbox(label="Hypothesis (system output)", lines=3, max_lines=12,
