@@ -104,7 +104,7 @@ def test_cli_scorer_none(tmp_path, capsys):
     args = ["pt_m2", "--m2", str(tmp_path / "gold.m2"), "--hyp", str(tmp_path / "hyp.txt"), "--scorer", "none"]
     assert main([*args, "--json"]) == 0
     result = json.loads(capsys.readouterr().out)
-    assert result["signature"].startswith("pt_m2|base:m2|scorer:none|level:corpus|beta:0.5|max_unchanged_words:2|tok:no|refs:var|gold:m2|v:")
+    assert result["signature"].startswith("pt_m2|base:m2|scorer:none|level:corpus|beta:0.5|max_unchanged_words:2|tok:no|segmentation:minimal|refs:var|gold:m2|v:")
     assert (result["score"], result["p"], result["r"]) == (0.75, 0.75, 0.75)
     assert (result["correct"], result["proposed"], result["gold"]) == (3, 4, 4)
     assert main([*args, "--level", "sentence", "--per-sentence", str(tmp_path / "s.jsonl")]) == 0
@@ -165,3 +165,19 @@ def test_gjg15_correlations_equal_the_paper(conll_scores):
             y = [human[s][k] for s in SYSTEMS]
             got += [pearsonr(x, y)[0], spearmanr(x, y)[0]]
         assert got == pytest.approx(expected, abs=0.005), level
+
+
+@pytest.mark.realdata
+def test_segmentation_does_not_change_m2_counts(conll_scores):
+    # conll_scores uses segmentation="reference" (the default); "minimal" gives the same counts
+    # and the same annotator choices on all 13 systems, corpus and sentence level
+    gold_m2 = read_m2(require(CONLL14 / "official-2014.combined.m2"))
+    for system in SYSTEMS:
+        hyps = tokens(read_lines(CONLL14 / "systems" / f"{system}.txt"))
+        candidates = m2_candidates(gold_m2, hyps, progress=False, segmentation="minimal")
+        for level in ("corpus", "sentence"):
+            minimal = score_m2(gold_m2, hyps, level=level, candidates=candidates)
+            reference = conll_scores[system][level]
+            assert (minimal.counts, minimal.p, minimal.r, minimal.f) == \
+                (reference.counts, reference.p, reference.r, reference.f), (system, level)
+            assert [c.choice for c in minimal.sentences] == [c.choice for c in reference.sentences]

@@ -209,3 +209,70 @@ def test_long_and_repetitive_hypotheses_do_not_hang():
     repeated = best_edit_sequence(build_lattice(["the"] * 150, ["the"] * 300 + ["."]))
     assert len(repeated) == 1 and len(repeated[0].correction) == 151
     assert time.perf_counter() - start < 30
+
+
+# ---- segmentation="reference": the reference code's choice among equally good sequences ----
+
+from gecscore.m2.maxmatch import reference_edit_sequence, reference_graph  # noqa: E402
+
+
+def extract_reference(source: str, hypothesis: str, gold=(), limit: int = 2):
+    graph = reference_graph(source.split(), hypothesis.split(), limit)
+    return [(e.start, e.end, " ".join(e.correction))
+            for e in reference_edit_sequence(graph, tuple(source.split()), gold)]
+
+
+def test_reference_segmentation_widens_edits_over_unchanged_words():
+    # deleting "the" alone (1 step + 0.001) and "the b c" -> "b c" (3 steps + 0.001, 2 unchanged
+    # words) tie with the unchanged steps around them; the reference keeps the wide arc
+    # (verified against the reference code, as every hand case here)
+    assert extract("a the b c", "a b c") == [(1, 2, "")]
+    assert extract_reference("a the b c", "a b c") == [(1, 4, "b c")]
+    assert extract_reference("x carry a dominant y", "x carry the dominant y") == [(2, 5, "the dominant y")]
+    # the same number of edits either way; three unchanged words still split
+    assert extract_reference("x a b c y", "X a b c Y") == [(0, 2, "X a"), (2, 5, "b c Y")]
+    assert extract_reference("a x b y c", "a X b Y c") == [(1, 4, "X b Y")]
+
+
+def test_reference_segmentation_follows_gold_edits():
+    gold = [gold_edit(1, 2, "X"), gold_edit(3, 4, "Y")]
+    assert extract_reference("a x b y c", "a X b Y c", gold) == [(1, 2, "X"), (3, 4, "Y")]
+    assert extract_reference("a the b c", "a b c", [gold_edit(1, 2, "")]) == [(1, 2, "")]
+    assert extract_reference("a a b", "a b", [gold_edit(0, 1, "")]) == [(0, 1, "")]
+    assert extract_reference("a b c", "a b c") == []
+
+
+words = st.lists(st.sampled_from("a b c the".split()), min_size=0, max_size=7)
+
+
+@settings(max_examples=150, deadline=None)
+@given(words, words, st.data())
+def test_reference_segmentation_is_a_valid_sequence(source, hypothesis, data):
+    """The reference's arcs are a subset of ours (its transitive arcs come from fewest-step paths
+    only), so it never matches more gold edits; its edits cover the hypothesis changes."""
+    if not source or source == hypothesis:
+        return
+    n = len(source)
+    gold = []
+    for _ in range(data.draw(st.integers(0, 2))):
+        start = data.draw(st.integers(0, n))
+        end = data.draw(st.integers(start, min(n, start + 2)))
+        correction = " ".join(data.draw(st.lists(st.sampled_from("a b c the".split()), max_size=2)))
+        if tuple(correction.split()) != tuple(source[start:end]):
+            gold.append(gold_edit(start, end, correction))
+    gold.sort(key=lambda e: (e.start, e.end))
+    minimal = best_edit_sequence(build_lattice(source, hypothesis), gold)
+    reference = reference_edit_sequence(reference_graph(source, hypothesis), tuple(source), gold)
+    assert len(match_edits(reference, gold)) <= len(match_edits(minimal, gold))
+    # the target spans tile the hypothesis's changed parts (source spans of insertions at the very
+    # start keep the reference code's (j-1, j-1) quirk, so they cannot rebuild it)
+    assert all(hypothesis[e.tgt_start:e.tgt_end] == list(e.correction) for e in reference)
+
+
+def test_reference_transitive_arcs_come_from_fewest_step_paths_only():
+    # "a a a b" -> "a b a b a": the fewest-step path from (1, 1) to (4, 5) has 3 unchanged
+    # tokens, so the reference adds no arc there, while a longer path with 2 would do: it
+    # proposes two edits where the minimal segmentation proposes one (never seen on CoNLL-2014:
+    # the 13 systems give the same M2 counts either way)
+    assert extract("a a a b", "a b a b a") == [(1, 4, "b a b a")]
+    assert extract_reference("a a a b", "a b a b a") == [(0, 2, "a b"), (2, 4, "a b a")]

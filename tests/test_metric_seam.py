@@ -162,3 +162,14 @@ def test_m2_through_the_cli_gives_the_official_conll14_figures(capsys):
     assert (out["correct"], out["proposed"], out["gold"]) == (509, 1223, 2378)
     assert (round(out["p"], 4), round(out["r"], 4), round(out["score"], 4)) == (0.4162, 0.2140, 0.3501)
     assert facts(out["signature"])["gold"] == "m2" and "errant" not in facts(out["signature"])
+
+
+def test_segmentation_defaults_by_scorer_and_is_in_the_signature():
+    assert gecscore.load("pt_m2").config.segmentation == "reference"          # PT-M2: the reference code's
+    assert gecscore.load("pt_m2", scorer="none").config.segmentation == "minimal"
+    assert gecscore.load("pt_m2", scorer="none", segmentation="reference").config.segmentation == "reference"
+    sources, hyps, refs = example_corpus()
+    minimal = gecscore.load("pt_m2", scorer="none").compute(sources, hyps, refs)
+    reference = gecscore.load("pt_m2", scorer="none", segmentation="reference").compute(sources, hyps, refs)
+    assert facts(minimal.signature)["segmentation"] == "minimal" != facts(reference.signature)["segmentation"]
+    assert {k: v for k, v in minimal.values.items()} == {k: v for k, v in reference.values.items()}

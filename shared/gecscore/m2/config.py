@@ -10,6 +10,13 @@ BASES = ("m2", "errant")
 SCORERS = ("none", "bertscore", "bartscore")
 # The M2 scorer's default: unchanged tokens allowed inside one edit (Dahlmeier and Ng 2012).
 MAX_UNCHANGED_WORDS = 2
+# Which of several equally good MaxMatch edit sequences is returned (see gecscore.m2.maxmatch):
+# "reference" that of the PT-M2 reference code (its m2scorer graph), "minimal" the smallest edits.
+SEGMENTATIONS = ("reference", "minimal")
+# PT-M2 weighs each edit, so it follows the reference code's segmentation. M2 counts are the same
+# either way on all 13 CoNLL-2014 systems (tests/test_m2_scorer.py), and "minimal" is several
+# times faster, so plain M2 (scorer "none") uses it.
+WEIGHTED_SEGMENTATION, UNWEIGHTED_SEGMENTATION = "reference", "minimal"
 
 
 @dataclass(frozen=True)
@@ -24,8 +31,16 @@ class PtM2Config(TextOptions, ModelOptions, LayerOptions):
     beta: float = option(0.5, "F beta", exclusive_minimum=0)
     max_unchanged_words: int = option(MAX_UNCHANGED_WORDS, "MaxMatch: unchanged tokens allowed inside one edit",
                                       minimum=0)
+    segmentation: str | None = option(
+        None, "MaxMatch ties between equally good edit sequences: reference (the PT-M2 reference code's: edits "
+              "may widen over unchanged words; float path costs) or minimal (the smallest edits); default: "
+              "reference with a scorer, minimal with --scorer none (M2 counts are the same on CoNLL-2014, "
+              "PT-M2 weights differ)", kind=str, choices=SEGMENTATIONS)
 
     def __post_init__(self) -> None:
         validate(self)
+        if self.segmentation is None:
+            object.__setattr__(self, "segmentation", UNWEIGHTED_SEGMENTATION if self.scorer == "none"
+                               else WEIGHTED_SEGMENTATION)
 
 

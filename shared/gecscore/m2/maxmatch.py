@@ -241,3 +241,249 @@ def match_edits(system: Sequence[Edit], gold: Sequence[Edit]) -> list[Edit]:
                 matched.append(edit)
                 last = index + 1
     return matched
+
+
+# --- The reference code's segmentation -------------------------------------------------------
+#
+# ``segmentation="reference"``: the edit sequence that the PT-M2 reference code (and the
+# m2scorer it embeds) returns, reproduced from its behaviour. Same lattice and match-maximising
+# costs as above; what differs is which of several equally good sequences comes out, which
+# PT-M2's per-edit weights can tell apart (M2 counts are the same on all 13 CoNLL-2014
+# systems). One real difference: its transitive arcs come from fewest-step paths only (step 2),
+# so where only a longer path stays within ``max_unchanged_words`` it has no arc and may propose
+# more edits than the search above (e.g. "a a a b" -> "a b a b a": 2 edits instead of 1).
+# The behaviour, step by step:
+#
+# 1. The lattice of each cost matrix is walked breadth-first from (n, m); the two edge lists are
+#    concatenated and sorted, so an edge on both lattices is listed twice.
+# 2. Transitive arcs by a Floyd-Warshall pass (k, then i, then j over the sorted nodes): an arc
+#    v_i -> v_j is added (appended to the edge list; its edit merged from the two halves, the
+#    unchanged count summed) when d(v_i, v_k) + d(v_k, v_j) < d(v_i, v_j) and the merged edit
+#    has at most ``max_unchanged_words`` unchanged tokens; d counts lattice steps.
+# 3. Unchanged ("noop") arcs longer than one step are removed while the edge list is iterated,
+#    so the edge after each removed one escapes removal.
+# 4. Weights: an arc matching a gold edit (same span, same original, correction among the
+#    alternatives) weighs -|E|; any other arc d + 0.001, the 0.001 added once per listing of the
+#    edge (twice for an edge on both lattices). Insertion arcs (empty source span) are matched
+#    by a two-pointer walk over the arcs of that span, sorted, and the gold edits of the span:
+#    after a match from the left (right), the arcs up to the matched arc's end (from its start)
+#    are skipped and get 0.001 each, unchanged ones included.
+# 5. Bellman-Ford over the edge list in its order, costs as floating-point sums, a node's
+#    predecessor replaced only on a strictly smaller cost: on a tie the arc listed first
+#    wins, i.e. the lattice edge (sorted, so from the earliest node) before a transitive arc,
+#    and among transitive arcs the earliest added. Rounding of the float sums decides some
+#    near-ties. The passes stop when one changes nothing (the same fixed point).
+# 6. An insertion at the very start of the sentence (lattice row 0, hypothesis token j) has the
+#    source span (j-1, j-1) in the reference code; kept as is, since it decides gold matches.
+
+RefEdit = tuple[str, int, int, str, str, int]   # (kind, start, end, original, correction, unchanged)
+_EPSILON = 0.001
+_INF = float("inf")
+
+
+def _reference_backpointers(source: Tokens, hypothesis: Tokens, sub_cost: int
+                            ) -> dict[Node, list[tuple[Node, RefEdit]]]:
+    """Per cell, its optimal predecessors in the order diagonal, deletion, insertion."""
+    n, m = len(source), len(hypothesis)
+    previous = list(range(m + 1))
+    back: dict[Node, list[tuple[Node, RefEdit]]] = {}
+    for i in range(1, n + 1):
+        back[(i, 0)] = [((i - 1, 0), ("del", i - 1, i, source[i - 1], "", 0))]
+    for j in range(1, m + 1):
+        back[(0, j)] = [((0, j - 1), ("ins", j - 1, j - 1, "", hypothesis[j - 1], 0))]
+    for i in range(1, n + 1):
+        current = [i] + [0] * m
+        token = source[i - 1]
+        for j in range(1, m + 1):
+            same = token == hypothesis[j - 1]
+            diagonal = previous[j - 1] + (0 if same else sub_cost)
+            deletion, insertion = previous[j] + 1, current[j - 1] + 1
+            best = min(diagonal, deletion, insertion)
+            moves = []
+            if diagonal == best:
+                moves.append(((i - 1, j - 1), ("noop", i - 1, i, token, hypothesis[j - 1], 1) if same
+                              else ("sub", i - 1, i, token, hypothesis[j - 1], 0)))
+            if deletion == best:
+                moves.append(((i - 1, j), ("del", i - 1, i, token, "", 0)))
+            if insertion == best:
+                moves.append(((i, j - 1), ("ins", i, i, "", hypothesis[j - 1], 0)))
+            back[(i, j)] = moves
+            current[j] = best
+        previous = current
+    return back
+
+
+def _merge(first: RefEdit, second: RefEdit) -> RefEdit:
+    """The edit of two consecutive arcs (kind: noop/ins/del if both are, else sub)."""
+    k1, k2 = first[0], second[0]
+    kind = k1 if k1 == k2 and k1 in ("noop", "ins", "del") else "sub"
+    original = " ".join(s for s in (first[3], second[3]) if s) if k1 != "noop" or k2 != "noop" \
+        else first[3] + " " + second[3]
+    correction = " ".join(s for s in (first[4], second[4]) if s) if k1 != "noop" or k2 != "noop" \
+        else first[4] + " " + second[4]
+    return (kind, first[1], second[2], original, correction, first[5] + second[5])
+
+
+@dataclass
+class ReferenceGraph:
+    """The reference code's edit graph with transitive arcs, built once per sentence."""
+
+    nodes: list[Node]
+    edges: list[tuple[Node, Node]]       # in the reference's order, duplicates included
+    dist: dict[tuple[Node, Node], int]
+    edits: dict[tuple[Node, Node], RefEdit]
+
+
+def reference_graph(source: Sequence[str], hypothesis: Sequence[str],
+                    max_unchanged_words: int = MAX_UNCHANGED_WORDS) -> ReferenceGraph:
+    """Steps 1-3 of the reference behaviour (see the section comment). Time O(sum over nodes
+    of in-degree x out-degree) with the arcs; the reference code's is O(V^3)."""
+    source, hypothesis = tuple(source), tuple(hypothesis)
+    end = (len(source), len(hypothesis))
+    nodes: set[Node] = set()
+    edges: list[tuple[Node, Node]] = []
+    edits: dict[tuple[Node, Node], RefEdit] = {}
+    for sub_cost in (1, 2):
+        back = _reference_backpointers(source, hypothesis, sub_cost)
+        seen, queue = {end}, [end]
+        for v in queue:                                  # breadth-first from the end
+            nodes.add(v)
+            for previous, edit in back.get(v, ()):
+                edges.append((previous, v))
+                edits.setdefault((previous, v), edit)
+                if previous not in seen:
+                    seen.add(previous)
+                    queue.append(previous)
+    edges.sort()
+    dist = dict.fromkeys(edges, 1)
+    order = sorted(nodes)
+    predecessors: dict[Node, set[Node]] = {v: set() for v in order}
+    successors: dict[Node, set[Node]] = {v: set() for v in order}
+    for v, w in edges:
+        successors[v].add(w)
+        predecessors[w].add(v)
+    for k in order:
+        for i in sorted(predecessors[k]):
+            e_ik, d_ik = edits[(i, k)], dist[(i, k)]
+            for j in sorted(successors[k]):
+                d = d_ik + dist[(k, j)]
+                if d < dist.get((i, j), _INF):
+                    merged = _merge(e_ik, edits[(k, j)])
+                    if merged[-1] <= max_unchanged_words:
+                        edges.append((i, j))
+                        dist[(i, j)] = d
+                        edits[(i, j)] = merged
+                        successors[i].add(j)
+                        predecessors[j].add(i)
+    index = 0                                            # removal while iterating (step 3)
+    while index < len(edges):
+        edge = edges[index]
+        edit = edits.get(edge)
+        if edit is not None and edit[0] == "noop" and dist[edge] > 1:
+            edges.remove(edge)
+            dist[edge] = _INF
+            del edits[edge]
+        index += 1
+    return ReferenceGraph(order, edges, dist, edits)
+
+
+RefGold = tuple[int, int, str, tuple[str, ...]]
+
+
+def _reference_weights(graph: ReferenceGraph, gold: Sequence[RefGold]) -> dict:
+    """Step 4: the arc weights for one annotator's gold edits."""
+    edges, edits = graph.edges, graph.edits
+    weights: dict = dict(graph.dist)
+    matched_weight = -len(edges)
+    by_span: dict[tuple[int, int], list] = {}
+    gold_by_span: dict[tuple[int, int], list[RefGold]] = {}
+    for edge in edges:
+        edit = edits[edge]
+        by_span.setdefault((edit[1], edit[2]), []).append(edge)
+    for g in gold:
+        gold_by_span.setdefault((g[0], g[1]), []).append(g)
+
+    def matches(edit: RefEdit, g: RefGold) -> bool:
+        return edit[1] == g[0] and edit[2] == g[1] and edit[3] == g[2] and edit[4] in g[3]
+
+    for span in sorted(by_span):
+        arcs = sorted(by_span[span])
+        golds = gold_by_span.get(span, [])
+        if span[0] != span[1]:
+            for edge in arcs:
+                edit = edits[edge]
+                if any(matches(edit, g) for g in golds):
+                    weights[edge] = matched_weight
+                elif edit[0] != "noop":
+                    weights[edge] += _EPSILON
+            continue
+        left, right, cur = 0, len(arcs) - 1, 0
+        g_left, g_right = 0, len(golds) - 1
+        while left <= right:
+            edge = arcs[cur]
+            edit = edits[edge]
+            order = range(g_left, g_right + 1) if cur == left else range(g_right, g_left - 1, -1)
+            hit = next((i for i in order if matches(edit, golds[i])), None)
+            if hit is not None:
+                weights[edge] = matched_weight
+                if cur == left:
+                    g_left = hit + 1
+                else:
+                    g_right = hit - 1
+            elif edit[0] != "noop":
+                weights[edge] += _EPSILON
+            if hit is not None and cur == left:
+                left += 1
+                while left < len(arcs) and arcs[left][0] != arcs[cur][1]:
+                    weights[arcs[left]] += _EPSILON
+                    left += 1
+                cur = left
+            elif hit is not None:
+                right -= 1
+                while right >= 0 and arcs[right][1] != arcs[cur][0]:
+                    weights[arcs[right]] += _EPSILON
+                    right -= 1
+                cur = right
+            elif cur == left:
+                left += 1
+                cur = right
+            else:
+                right -= 1
+                cur = left
+    return weights
+
+
+def reference_gold(source: Tokens, gold: Sequence[Edit]) -> list[RefGold]:
+    """Gold edits as the reference code compares them: span, original text, corrections."""
+    return [(e.start, e.end, " ".join(source[e.start:e.end]),
+             tuple(" ".join(a) for a in (e.alternatives or (e.correction,)))) for e in gold]
+
+
+def reference_edit_sequence(graph: ReferenceGraph, source: Tokens, gold: Sequence[Edit] = ()
+                            ) -> tuple[Edit, ...]:
+    """Step 5: the reference code's system edits (left to right) for one annotator."""
+    weights = _reference_weights(graph, reference_gold(tuple(source), gold))
+    cost = dict.fromkeys(graph.nodes, _INF)
+    cost[(0, 0)] = 0
+    path: dict[Node, Node] = {}
+    for _ in range(len(graph.nodes) - 1):
+        changed = False
+        for edge in graph.edges:
+            v, w = edge
+            value = cost[v] + weights[edge]
+            if value < cost[w]:
+                cost[w] = value
+                path[w] = v
+                changed = True
+        if not changed:
+            break
+    out = []
+    w = graph.nodes[-1]
+    while w in path:
+        v = path[w]
+        kind, start, end, _, correction, _ = graph.edits[(v, w)]
+        if kind != "noop":
+            out.append(Edit(start, end, tuple(correction.split()), tgt_start=v[1], tgt_end=w[1]))
+        w = v
+    out.reverse()
+    return tuple(out)

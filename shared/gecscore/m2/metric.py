@@ -67,7 +67,7 @@ class PtM2Metric(Metric):
         gold = list(prepared.gold.sentences)
         detail = score_pt_m2(gold, hypotheses, base=c.base, scorer=c.scorer, level=c.level, beta=c.beta,
                              max_unchanged_words=c.max_unchanged_words, pair_scorer=self.pair_scorer(),
-                             candidates=candidates, progress=False)
+                             candidates=candidates, progress=False, segmentation=c.segmentation)
         values = result_values(detail)
         if c.level == "corpus":
             stats = np.asarray([[s.counts.correct, s.counts.proposed, s.counts.gold] for s in detail.sentences],
@@ -86,6 +86,8 @@ class PtM2Metric(Metric):
             options.append(("max_unchanged_words", str(c.max_unchanged_words)))
         options += [(k, detail.options[k]) for k in ("model", "layer") if k in detail.options]
         options.append(("tok", format_value(c.tokenize)))
+        if c.base == "m2":     # after tok: older signatures keep their prefix
+            options.append(("segmentation", c.segmentation))
         return Signature(self.name, tuple(options), self.input_facts(prepared, extracted))
 
     def reference_key(self) -> tuple:

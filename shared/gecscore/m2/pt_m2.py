@@ -9,7 +9,9 @@ system edit keeps its own weight (also when it matched a non-first gold alternat
 Sentence level: if every weight of U is 0, each becomes 1/|U|. Corpus level: zero weights
 add nothing.
 
-``base="m2"``: system edits from MaxMatch against each annotator's gold.
+``base="m2"``: system edits from MaxMatch against each annotator's gold; ``segmentation``
+picks among equally good edit sequences (``reference``: the reference code's, the default, so
+that the weights, each computed per edit, agree with it; ``minimal``: the smallest edits).
 ``base="errant"``: system edits as given (ERRANT); edits are (start, end, correction)
 triples, UNK-typed ones dropped, matched exactly.
 ``scorer="none"``: unweighted, i.e. plain M2 / SentM2 (or ERRANT F with M2's choice).
@@ -21,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Sequence
 
-from gecscore.m2.config import BASES, MAX_UNCHANGED_WORDS, SCORERS, PtM2Config
+from gecscore.m2.config import BASES, MAX_UNCHANGED_WORDS, SCORERS, WEIGHTED_SEGMENTATION, PtM2Config
 from gecscore.options import LEVELS
 from gecscore.m2.scoring import (AnnotatorEdits, EditCounts, M2Result, aggregate,
                                  check_hypotheses, gold_annotations, m2_candidates)
@@ -136,7 +138,7 @@ def score_pt_m2(gold: Sequence[Gold], hypotheses: Sequence[Target], *, base: str
                 batch_size: int | None = None, device: str | None = None,
                 max_unchanged_words: int = MAX_UNCHANGED_WORDS, pair_scorer=None,
                 candidates: Sequence[Sequence[AnnotatorEdits]] | None = None,
-                progress: bool = True) -> PtM2Result:
+                progress: bool = True, segmentation: str = WEIGHTED_SEGMENTATION) -> PtM2Result:
     """PT-M2 / PT-ERRANT (or plain M2 / ERRANT with ``scorer="none"``) of one system.
 
     ``hypotheses`` carry the hypothesis tokens (and, for ``base="errant"``, its edits).
@@ -150,7 +152,7 @@ def score_pt_m2(gold: Sequence[Gold], hypotheses: Sequence[Target], *, base: str
     if candidates is None:
         if base == "m2":
             candidates = m2_candidates(gold, [h.tokens for h in hypotheses], max_unchanged_words,
-                                       progress)
+                                       progress, segmentation)
         else:
             candidates = errant_candidates(gold, hypotheses)
     options = {"base": base, "scorer": scorer, "level": level, "beta": f"{beta:g}"}
@@ -235,11 +237,12 @@ def score_pt_m2_systems(gold: Sequence[Gold], systems: dict[str, Sequence[Target
                         pair_scorer=None, model: str | None = None, num_layers: int | None = None,
                         batch_size: int | None = None, device: str | None = None,
                         max_unchanged_words: int = MAX_UNCHANGED_WORDS, progress: bool = True,
-                        **options) -> dict[str, PtM2Result]:
+                        segmentation: str = WEIGHTED_SEGMENTATION, **options) -> dict[str, PtM2Result]:
     """Several systems against the same gold (a leaderboard): the pairs of all systems are
     scored in one batch, so a reference or pseudo-sentence shared by systems is encoded once."""
     if base == "m2":
-        candidates = {name: m2_candidates(gold, [h.tokens for h in hyps], max_unchanged_words, progress)
+        candidates = {name: m2_candidates(gold, [h.tokens for h in hyps], max_unchanged_words, progress,
+                                          segmentation)
                       for name, hyps in systems.items()}
     else:
         candidates = {name: errant_candidates(gold, hyps) for name, hyps in systems.items()}

@@ -21,10 +21,10 @@ from typing import Sequence
 from tqdm.auto import tqdm
 
 from gecscore.errors import GecInputError
-from gecscore.m2.config import PtM2Config
+from gecscore.m2.config import SEGMENTATIONS, UNWEIGHTED_SEGMENTATION, WEIGHTED_SEGMENTATION, PtM2Config
 from gecscore.options import LEVELS
 from gecscore.m2.maxmatch import (MAX_UNCHANGED_WORDS, best_edit_sequence, build_lattice,
-                                       match_edits)
+                                  match_edits, reference_edit_sequence, reference_graph)
 from gecscore.types import Edit, Gold, Tokens
 
 
@@ -82,9 +82,18 @@ def gold_annotations(sentence: Gold) -> dict[int, tuple[Edit, ...]]:
 
 def maxmatch_candidates(source: Tokens, hypothesis: Sequence[str],
                         annotations: dict[int, tuple[Edit, ...]],
-                        max_unchanged_words: int = MAX_UNCHANGED_WORDS) -> list[AnnotatorEdits]:
-    """Per annotator (ascending id), the MaxMatch system edits and the matches."""
+                        max_unchanged_words: int = MAX_UNCHANGED_WORDS,
+                        segmentation: str = WEIGHTED_SEGMENTATION) -> list[AnnotatorEdits]:
+    """Per annotator (ascending id), the MaxMatch system edits and the matches.
+
+    ``segmentation`` picks among equally good edit sequences (:mod:`gecscore.m2.maxmatch`):
+    ``reference`` as the reference code does, ``minimal`` the smallest edits.
+    """
     hypothesis = tuple(hypothesis)
+    if segmentation == "reference":
+        return _reference_candidates(tuple(source), hypothesis, annotations, max_unchanged_words)
+    if segmentation != "minimal":
+        raise ValueError(f"unknown segmentation {segmentation!r}; expected one of: {', '.join(SEGMENTATIONS)}")
     lattice = build_lattice(source, hypothesis) if hypothesis != tuple(source) else None
     candidates = []
     no_gold: tuple[Edit, ...] | None = None
@@ -98,6 +107,17 @@ def maxmatch_candidates(source: Tokens, hypothesis: Sequence[str],
             if no_gold is None:
                 no_gold = best_edit_sequence(lattice, (), max_unchanged_words)
             system = no_gold
+        candidates.append(AnnotatorEdits(annotator, gold, system, tuple(match_edits(system, gold))))
+    return candidates
+
+
+def _reference_candidates(source: Tokens, hypothesis: Tokens, annotations: dict[int, tuple[Edit, ...]],
+                          max_unchanged_words: int) -> list[AnnotatorEdits]:
+    graph = reference_graph(source, hypothesis, max_unchanged_words) if hypothesis != source else None
+    candidates = []
+    for annotator in sorted(annotations):
+        gold = tuple(annotations[annotator])
+        system = reference_edit_sequence(graph, source, gold) if graph is not None else ()
         candidates.append(AnnotatorEdits(annotator, gold, system, tuple(match_edits(system, gold))))
     return candidates
 
@@ -184,13 +204,14 @@ def check_hypotheses(gold: Sequence[Gold], hypotheses: Sequence[Sequence[str]]) 
 
 def m2_candidates(gold: Sequence[Gold], hypotheses: Sequence[Sequence[str]],
                   max_unchanged_words: int = MAX_UNCHANGED_WORDS,
-                  progress: bool = True) -> list[list[AnnotatorEdits]]:
+                  progress: bool = True, segmentation: str = WEIGHTED_SEGMENTATION
+                  ) -> list[list[AnnotatorEdits]]:
     """MaxMatch candidates (one per annotator) of every sentence."""
     check_hypotheses(gold, hypotheses)
     pairs = tqdm(zip(gold, hypotheses), total=len(gold), desc="MaxMatch edits",
                  disable=not progress or len(gold) < 500, leave=False)
     return [maxmatch_candidates(sentence.source, tuple(hypothesis), gold_annotations(sentence),
-                                max_unchanged_words)
+                                max_unchanged_words, segmentation)
             for sentence, hypothesis in pairs]
 
 
@@ -205,13 +226,13 @@ def score_m2(gold: Sequence[Gold], hypotheses: Sequence[Sequence[str]], *,
              level: str = PtM2Config.level, beta: float = PtM2Config.beta,
              max_unchanged_words: int = MAX_UNCHANGED_WORDS,
              candidates: Sequence[Sequence[AnnotatorEdits]] | None = None,
-             progress: bool = True) -> M2Result:
+             progress: bool = True, segmentation: str = UNWEIGHTED_SEGMENTATION) -> M2Result:
     """M2 (corpus) or SentM2 (sentence) of one system; ``hypotheses`` are token sequences.
 
     ``candidates`` (from :func:`m2_candidates`) skips the edit extraction.
     """
     if candidates is None:
-        candidates = m2_candidates(gold, hypotheses, max_unchanged_words, progress)
+        candidates = m2_candidates(gold, hypotheses, max_unchanged_words, progress, segmentation)
     (p, r, f), totals, choices = aggregate([[c.counts for c in cands] for cands in candidates],
                                            level, beta)
     return M2Result("m2", m2_options(level, beta, max_unchanged_words), p, r, f, totals, choices)

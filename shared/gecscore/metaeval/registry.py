@@ -301,16 +301,17 @@ _register_weighted_cleme2()
 
 # ---------------------------------------------------------------- M2, PT-M2, ERRANT, PT-ERRANT
 
-def edit_candidates(system: SystemData, refs: ReferenceData, base: str):
-    """A system's edits against every annotator: MaxMatch (``m2``) or its ERRANT edits
-    (``errant``); computed once and shared by the weighted and unweighted configurations."""
+def edit_candidates(system: SystemData, refs: ReferenceData, base: str, segmentation: str):
+    """A system's edits against every annotator: MaxMatch (``m2``, in the given segmentation) or
+    its ERRANT edits (``errant``); computed once and shared by the configurations that agree."""
     from gecscore.m2.scoring import m2_candidates
     from gecscore.m2.pt_m2 import errant_candidates
 
     gold = refs.refset.sentences
     if base == "m2":
-        return system.cached("candidates:m2", lambda: m2_candidates(
-            gold, [tuple(line.split()) for line in system.lines(refs)], progress=False))
+        return system.cached(f"candidates:m2:{segmentation}", lambda: m2_candidates(
+            gold, [tuple(line.split()) for line in system.lines(refs)], progress=False,
+            segmentation=segmentation))
     return system.cached("candidates:errant", lambda: errant_candidates(gold, system.hypotheses(refs)))
 
 
@@ -331,7 +332,8 @@ def _score_edit_metric(system: SystemData, refs: ReferenceData, *, base: str, sc
     metric = PtM2Metric(PtM2Config(base=base, scorer=scorer, level=level), pair_scorer=pair_scorer)
     hypotheses = [Target(tuple(line.split()), ()) for line in system.lines(refs)] if base == "m2" \
         else system.hypotheses(refs)
-    result = metric.score(prepared_for(refs, metric), hypotheses, candidates=edit_candidates(system, refs, base))
+    candidates = edit_candidates(system, refs, base, metric.config.segmentation)
+    result = metric.score(prepared_for(refs, metric), hypotheses, candidates=candidates)
     signature = result.signature.renamed(metric.family_name)
     if base == "errant":
         signature = replace(signature, facts=signature.facts + errant_facts(system))

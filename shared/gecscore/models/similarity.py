@@ -251,7 +251,11 @@ class BertScoreF1(_CachedPairScorer):
         return embedded
 
     def _f1(self, pairs: list, embedded: dict) -> list[float]:
-        """Greedy-matching F1 as bert_score computes it (pads masked to similarity 0)."""
+        """Greedy-matching F1 as bert_score computes it for one unpadded pair: a padded position
+        never wins a maximum (it is set to -2, below any cosine), so a pair's score does not
+        depend on the batch it is in. (bert_score's batches zero the pads, so a token whose best
+        real similarity is negative scored 0 next to a longer pair: 1.1e-4 off the PT-M2
+        reference code, which scores pairs one at a time, on NTHU sentence 37.)"""
         import torch
 
         scores = []
@@ -263,7 +267,7 @@ class BertScoreF1(_CachedPairScorer):
             c_emb, c_mask, c_w = _padded(cands)
             r_emb, r_mask, r_w = _padded(refs)
             sim = torch.bmm(c_emb, r_emb.transpose(1, 2))
-            sim = sim * torch.bmm(c_mask.unsqueeze(2), r_mask.unsqueeze(1))
+            sim = sim.masked_fill(torch.bmm(c_mask.unsqueeze(2), r_mask.unsqueeze(1)) == 0, -2.0)
             precision = (sim.max(dim=2)[0] * c_w).sum(dim=1) / c_w.sum(dim=1)
             recall = (sim.max(dim=1)[0] * r_w).sum(dim=1) / r_w.sum(dim=1)
             f1 = 2 * precision * recall / (precision + recall)

