@@ -173,3 +173,14 @@ def test_segmentation_defaults_by_scorer_and_is_in_the_signature():
     reference = gecscore.load("pt_m2", scorer="none", segmentation="reference").compute(sources, hyps, refs)
     assert facts(minimal.signature)["segmentation"] == "minimal" != facts(reference.signature)["segmentation"]
     assert {k: v for k, v in minimal.values.items()} == {k: v for k, v in reference.values.items()}
+
+
+def test_a_line_past_the_maxmatch_limit_is_a_clear_error_an_option_can_raise(capsys):
+    long_source = " ".join(f"w{i}" for i in range(300))
+    long_hypothesis = long_source.replace("w7 ", "w7 x ")
+    metric = gecscore.load("pt_m2", scorer="none", max_cells=10_000)
+    with pytest.raises(GecInputError, match=r"sentence 1: 300 source x 301 hypothesis tokens .* max_cells=10,000"):
+        metric.compute([long_source], [long_hypothesis], [[long_hypothesis]])
+    raised = gecscore.load("pt_m2", scorer="none", max_cells=100_000).compute([long_source], [long_hypothesis],
+                                                                             [[long_hypothesis]])
+    assert raised.score == 1.0

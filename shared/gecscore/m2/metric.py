@@ -67,7 +67,8 @@ class PtM2Metric(Metric):
         gold = list(prepared.gold.sentences)
         detail = score_pt_m2(gold, hypotheses, base=c.base, scorer=c.scorer, level=c.level, beta=c.beta,
                              max_unchanged_words=c.max_unchanged_words, pair_scorer=self.pair_scorer(),
-                             candidates=candidates, progress=False, segmentation=c.segmentation)
+                             candidates=candidates, progress=False, segmentation=c.segmentation,
+                             max_cells=c.max_cells)
         values = result_values(detail)
         if c.level == "corpus":
             stats = np.asarray([[s.counts.correct, s.counts.proposed, s.counts.gold] for s in detail.sentences],

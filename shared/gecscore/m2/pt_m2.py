@@ -23,7 +23,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Sequence
 
-from gecscore.m2.config import BASES, MAX_UNCHANGED_WORDS, SCORERS, WEIGHTED_SEGMENTATION, PtM2Config
+from gecscore.m2.config import (BASES, MAX_LATTICE_CELLS, MAX_UNCHANGED_WORDS, SCORERS, WEIGHTED_SEGMENTATION,
+                                PtM2Config)
 from gecscore.options import LEVELS
 from gecscore.m2.scoring import (AnnotatorEdits, EditCounts, M2Result, aggregate,
                                  check_hypotheses, gold_annotations, m2_candidates)
@@ -138,7 +139,8 @@ def score_pt_m2(gold: Sequence[Gold], hypotheses: Sequence[Target], *, base: str
                 batch_size: int | None = None, device: str | None = None,
                 max_unchanged_words: int = MAX_UNCHANGED_WORDS, pair_scorer=None,
                 candidates: Sequence[Sequence[AnnotatorEdits]] | None = None,
-                progress: bool = True, segmentation: str = WEIGHTED_SEGMENTATION) -> PtM2Result:
+                progress: bool = True, segmentation: str = WEIGHTED_SEGMENTATION,
+                max_cells: int | None = MAX_LATTICE_CELLS) -> PtM2Result:
     """PT-M2 / PT-ERRANT (or plain M2 / ERRANT with ``scorer="none"``) of one system.
 
     ``hypotheses`` carry the hypothesis tokens (and, for ``base="errant"``, its edits).
@@ -152,7 +154,7 @@ def score_pt_m2(gold: Sequence[Gold], hypotheses: Sequence[Target], *, base: str
     if candidates is None:
         if base == "m2":
             candidates = m2_candidates(gold, [h.tokens for h in hypotheses], max_unchanged_words,
-                                       progress, segmentation)
+                                       progress, segmentation, max_cells)
         else:
             candidates = errant_candidates(gold, hypotheses)
     options = {"base": base, "scorer": scorer, "level": level, "beta": f"{beta:g}"}

@@ -18,10 +18,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Sequence
 
-from tqdm.auto import tqdm
 
 from gecscore.errors import GecInputError
-from gecscore.m2.config import SEGMENTATIONS, UNWEIGHTED_SEGMENTATION, WEIGHTED_SEGMENTATION, PtM2Config
+from gecscore.progress import bar
+from gecscore.m2.config import (MAX_LATTICE_CELLS, SEGMENTATIONS, UNWEIGHTED_SEGMENTATION, WEIGHTED_SEGMENTATION,
+                                PtM2Config)
 from gecscore.options import LEVELS
 from gecscore.m2.maxmatch import (MAX_UNCHANGED_WORDS, best_edit_sequence, build_lattice,
                                   match_edits, reference_edit_sequence, reference_graph)
@@ -204,15 +205,22 @@ def check_hypotheses(gold: Sequence[Gold], hypotheses: Sequence[Sequence[str]]) 
 
 def m2_candidates(gold: Sequence[Gold], hypotheses: Sequence[Sequence[str]],
                   max_unchanged_words: int = MAX_UNCHANGED_WORDS,
-                  progress: bool = True, segmentation: str = WEIGHTED_SEGMENTATION
-                  ) -> list[list[AnnotatorEdits]]:
-    """MaxMatch candidates (one per annotator) of every sentence."""
+                  progress: bool = True, segmentation: str = WEIGHTED_SEGMENTATION,
+                  max_cells: int | None = MAX_LATTICE_CELLS) -> list[list[AnnotatorEdits]]:
+    """MaxMatch candidates (one per annotator) of every sentence. A sentence whose lattice would
+    pass ``max_cells`` nodes (None: no limit) is a GecInputError naming it."""
     check_hypotheses(gold, hypotheses)
-    pairs = tqdm(zip(gold, hypotheses), total=len(gold), desc="MaxMatch edits",
-                 disable=not progress or len(gold) < 500, leave=False)
-    return [maxmatch_candidates(sentence.source, tuple(hypothesis), gold_annotations(sentence),
-                                max_unchanged_words, segmentation)
-            for sentence, hypothesis in pairs]
+    candidates = []
+    for index, (sentence, hypothesis) in enumerate(bar(zip(gold, hypotheses), total=len(gold), desc="MaxMatch edits",
+                                                       requested=progress, minimum=500)):
+        cells = (len(sentence.source) + 1) * (len(hypothesis) + 1)
+        if max_cells is not None and cells > max_cells:
+            raise GecInputError(f"{len(sentence.source)} source x {len(hypothesis)} hypothesis tokens make a MaxMatch "
+                                f"lattice of {cells:,} cells (limit max_cells={max_cells:,}); split the line or raise "
+                                f"max_cells (--max-cells)", f"sentence {index + 1}")
+        candidates.append(maxmatch_candidates(sentence.source, tuple(hypothesis), gold_annotations(sentence),
+                                              max_unchanged_words, segmentation))
+    return candidates
 
 
 def m2_options(level: str, beta: float, max_unchanged_words: int) -> dict[str, str]:
