@@ -318,3 +318,39 @@ def test_cli_export_prints_the_batch_and_no_scores(tmp_path, capsys):
     out = json.loads(capsys.readouterr().out)
     assert out == {"metric": "dsgram", "batch_export": {"files": [str(tmp_path / "in.jsonl")], "requests": 6}}
     assert validate_batch_file(tmp_path / "in.jsonl") == []
+
+
+def test_hugging_face_inference_providers_take_the_hub_token(tmp_path, monkeypatch, capsys):
+    """Inference Providers are an OpenAI-compatible router (HF_ROUTER_URL) keyed by a Hub token:
+    here the local server stands in for it, reached with --api-key-env HF_TOKEN; the token goes to
+    the Authorization header and nowhere else (output, transcript, cache)."""
+    from gecscore.cli import main
+    from gecscore.judge.backends import HF_ROUTER_URL
+
+    from judge_server import DSGramSimulator
+
+    assert HF_ROUTER_URL == "https://router.huggingface.co/v1"
+    monkeypatch.setenv("HF_TOKEN", "hf_visitor_token_123")
+    sources, hypotheses = pairs(2)
+    (tmp_path / "src.txt").write_text("\n".join(sources) + "\n")
+    (tmp_path / "hyp.txt").write_text("\n".join(hypotheses) + "\n")
+    with JudgeServer(DSGramSimulator()) as server:
+        status = main(["dsgram", "--src", str(tmp_path / "src.txt"), "--hyp", str(tmp_path / "hyp.txt"),
+                       "--base-url", server.base_url, "--model", "meta-llama/Llama-3.3-70B-Instruct:novita",
+                       "--api-key-env", "HF_TOKEN", "--cache", str(tmp_path / "c.sqlite"),
+                       "--transcript", str(tmp_path / "t.jsonl"), "--json"])
+        assert server.authorizations["Bearer hf_visitor_token_123"] == server.requests > 0
+    captured = capsys.readouterr()
+    assert status == 0 and json.loads(captured.out)["n_failed"] == 0
+    assert "hf_visitor_token" not in captured.out + captured.err
+    for file in tmp_path.iterdir():
+        assert b"hf_visitor_token" not in file.read_bytes(), file
+
+
+def test_the_hugging_face_router_falls_back_to_hf_token(monkeypatch):
+    from gecscore.judge.backends import HF_ROUTER_URL
+
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    monkeypatch.setenv("HF_TOKEN", "hf_from_env")
+    with build_judge("openai", "m", base_url=HF_ROUTER_URL, no_cache=True, progress=False) as j:
+        assert j.backend._client.headers["Authorization"] == "Bearer hf_from_env"

@@ -35,6 +35,11 @@ fills an AHP pairwise comparison matrix for the sentence; its eigenvector gives 
 **weights** and its consistency ratio **CR** (< 0.1 is consistent). The score is the weighted
 sum. Enter an OpenAI-compatible endpoint and key (used for this run only, never stored), then
 press *Load example*. No references needed.
+
+**Your Hugging Face token works as the key**: set base_url to `https://router.huggingface.co/v1`
+(Hugging Face Inference Providers), model to a Hub model id such as
+`meta-llama/Llama-3.3-70B-Instruct`, and paste your token (`hf_...`) in the API key box. The key
+goes only into this run's request headers; it is not stored, logged or written to any cache.
 """
 LEGEND = legend_html([Style(key, label, meaning, "transparent", colour) for (key, label, colour), meaning in zip(
     metric_views.SUB_SCORES, ("meaning of the source kept", "edits necessary and minimal",

@@ -22,6 +22,10 @@ from gecscore.judge.types import (JudgeConfigError, JudgeRequest, PermanentJudge
 BACKENDS = ("openai", "transformers")  # the live ones; ``replay`` (gecscore.judge.replay) answers from files
 DEFAULT_MODEL = "gpt-4o"
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
+# Hugging Face Inference Providers: an OpenAI-compatible router; the key is a Hugging Face token
+# (HF_TOKEN) and models are Hub ids, optionally with a provider suffix ("org/model:provider").
+HF_ROUTER_URL = "https://router.huggingface.co/v1"
+HF_TOKEN_ENV = "HF_TOKEN"
 RETRYABLE_STATUS = frozenset({408, 409, 425, 429})
 CONFIG_STATUS = frozenset({401, 403, 404})
 MAX_BODY_BYTES = 16 * 1024 * 1024  # a chat completion is kilobytes; past this the server is broken

@@ -6,7 +6,8 @@ from pathlib import Path
 from typing import Sequence
 
 from gecscore.errors import GecInputError
-from gecscore.judge.backends import (BACKENDS, DEFAULT_BASE_URL, DEFAULT_MODEL, OpenAIChatBackend,
+from gecscore.judge.backends import (BACKENDS, DEFAULT_BASE_URL, DEFAULT_MODEL, HF_ROUTER_URL, HF_TOKEN_ENV,
+                                     OpenAIChatBackend,
                                      TransformersBackend)
 from gecscore.judge.cache import JudgeCache
 from gecscore.judge.runner import Judge, RetryPolicy
@@ -55,6 +56,8 @@ def build_judge(backend: str = "openai", model: str | None = None, *, base_url: 
     if backend == "openai":
         url = base_url or os.environ.get("OPENAI_BASE_URL") or DEFAULT_BASE_URL
         api_key = os.environ.get(api_key_env) or None
+        if api_key is None and url.rstrip("/") == HF_ROUTER_URL:
+            api_key = os.environ.get(HF_TOKEN_ENV) or None  # Inference Providers take a Hub token
         if api_key is None and url.rstrip("/") == DEFAULT_BASE_URL and not batch:
             raise GecInputError(f"the OpenAI API needs a key: set ${api_key_env} "
                                 "(or name another variable with --api-key-env)")
