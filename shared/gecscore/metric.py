@@ -40,6 +40,7 @@ METRICS: dict[str, str] = {
     "pt_m2": "gecscore.m2.metric:PtM2Metric",
     "imeasure": "gecscore.imeasure.metric:IMeasureMetric",
     "dsgram": "gecscore.dsgram.metric:DsgramMetric",
+    "gleu": "gecscore.gleu.metric:GleuMetric",
 }
 
 

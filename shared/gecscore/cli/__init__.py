@@ -26,6 +26,7 @@ COMMAND_MODULES = (
     "gecscore.cli.score",
     "gecscore.cli.imeasure",
     "gecscore.cli.leaderboard",
+    "gecscore.cli.errant", "gecscore.cli.compare",
     "gecscore.cli.publish",
 )
 

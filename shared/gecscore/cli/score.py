@@ -17,6 +17,8 @@ COMMANDS = {
              "(--scorer none: plain M2 / SentM2)",
     "imeasure": "I-measure: WAS counts on a 3-way alignment, WAcc and improvement I",
     "dsgram": "DSGram: LLM-judged semantic coherence, edit level and fluency with AHP weights",
+    "gleu": "GLEU (Napoles et al. 2016): n-gram precision against the references, penalising source n-grams "
+            "the reference does not contain",
 }
 
 

@@ -38,7 +38,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import Sequence
 
 from gecscore.errors import GecInputError
 from gecscore.types import Gold, Target
@@ -320,6 +320,3 @@ def edits_from_text(sources: Sequence[str], hypotheses: Sequence[str],
     ref = [gold_edits(sentence) for sentence in gold.sentences]
     return hyp, ref
 
-
-def iter_counts(result: CompareResult) -> Iterable[tuple[str, int]]:
-    yield from (("tp", result.counts.tp), ("fp", result.counts.fp), ("fn", result.counts.fn))

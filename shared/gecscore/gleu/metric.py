@@ -1,0 +1,70 @@
+"""GLEU behind the metric seam: ``gecscore.load("gleu", order=4, iterations=500, seed=0)``.
+
+``sentence_stats`` holds, for every round of reference choice, the sentence's statistics
+against the reference drawn for it (``rounds x (2 + 2 order)`` columns, round-major);
+``statistic`` reshapes the column means into rounds and averages their corpus GLEU, so
+``statistic(sentence_stats.mean(axis=0)) == score`` and a bootstrap over sentences keeps each
+sentence's draws.
+"""
+from __future__ import annotations
+
+from functools import partial
+from typing import Any, Sequence
+
+import numpy as np
+
+from gecscore.gleu.config import GleuConfig
+from gecscore.gleu.scorer import gleu, gleu_of_rounds, n_stats, reference_draws, sentence_stats
+from gecscore.metric import Metric, Predictions, Prepared, Result, Signature
+from gecscore.options import signature_items
+from gecscore.types import Edit, Gold, GoldCorpus, Target
+
+
+class GleuMetric(Metric[GleuConfig]):
+    name = "gleu"
+    config_type = GleuConfig
+
+    def prepare(self, gold: GoldCorpus) -> Prepared:
+        """The references' target tokens (annotator k's edits applied) of every sentence."""
+        references = tuple(tuple(tuple(t.tokens) for t in sentence.targets()) for sentence in gold.sentences)
+        return Prepared(gold, gold.facts(), {"references": references})
+
+    def prepare_text(self, sources: Sequence[str], references: Any) -> Prepared:
+        """Text references are used as they are (no ERRANT extraction: GLEU reads tokens only);
+        the gold records each reference as one whole-sentence edit (origin ``text``)."""
+        from gecscore import inputs
+
+        sources, _, references = inputs.parallel(sources, None, references)
+        sentences = []
+        for number, (source, refs) in enumerate(zip(sources, references), start=1):
+            src = tuple(source.split())
+            annotations = {k: (() if tuple(ref.split()) == src else
+                               (Edit(0, len(src), tuple(ref.split()), "TEXT"),)) for k, ref in enumerate(refs)}
+            sentences.append(Gold(src, annotations, 0, str(number)))
+        return self.prepare(GoldCorpus(tuple(sentences), "text"))
+
+    def score(self, prepared: Prepared, predictions: Predictions) -> Result:
+        predictions = self.checked_predictions(prepared, predictions)
+        hyps = [tuple(p.tokens) if isinstance(p, Target) else tuple(p.split()) for p in predictions]
+        order = self.config.order
+        references = prepared.state["references"]
+        per_ref = [np.stack([sentence_stats(g.source, h, ref, order) for ref in refs])
+                   for g, h, refs in zip(prepared.gold.sentences, hyps, references)]
+        draws = reference_draws([len(refs) for refs in references], self.config.iterations, self.config.seed)
+        width = n_stats(order)
+        stats = np.empty((len(hyps), draws.shape[0] * width))
+        for i, table in enumerate(per_ref):
+            stats[i] = table[draws[:, i]].reshape(-1)
+        statistic = partial(gleu_of_rounds, order=order)
+        value = statistic(stats.mean(axis=0)) if len(hyps) else 0.0
+        rounds = draws.shape[0]
+        signature = Signature(self.name, tuple(signature_items(self.config)), prepared.facts)
+
+        def records() -> list[dict]:
+            return [{"index": i, "gleu": float(np.mean(gleu(table, smooth=True)))} for i, table in enumerate(per_ref)]
+
+        return Result(self.name, signature, {"score": value, "gleu": value, "rounds": rounds}, stats, statistic,
+                      None, records)
+
+    def reference_key(self) -> tuple:
+        return (self.name,)

@@ -1,0 +1,87 @@
+"""GLEU statistics and score (Napoles et al. 2015, as updated in "GLEU without tuning", 2016).
+
+Per sentence and reference ``r`` (hypothesis ``h``, source ``s``; n-gram count multisets, ``&``
+the multiset minimum, ``s_n \\ r_n`` the source n-grams (with their counts) that do not occur in
+the reference at all), for n = 1..N::
+
+    match_n  = max(0, |h_n & r_n| - |h_n & (s_n \\ r_n)|)
+    total_n  = max(0, len(h) + 1 - n)
+
+and the lengths ``c = len(h)``, ``r_len = len(r)``. So an n-gram of the hypothesis counts as
+correct where the reference has it, and is taken back where it is a source n-gram that the
+reference does not contain (an n-gram the reference has, even fewer times, is never
+penalised, so a hypothesis equal to the reference gets every n-gram; the 2016 update's
+single penalty, no tuned weight). On the sums of these statistics over a corpus (or their
+means: only ratios are used)::
+
+    GLEU = exp(min(0, 1 - r_len / c) + (1/N) sum_n log(match_n / total_n))
+
+and 0 when any statistic is 0 (c = 0 included). Sentence-level GLEU (records only) replaces
+zero statistics by 1 first, as the reference implementation's smoothing does.
+
+Several references: in each of ``iterations`` rounds every sentence uses one reference drawn
+uniformly at random (numpy ``default_rng(seed)``, an ``iterations x sentences`` draw of
+integers in [0, k_i)); the score is the mean of the rounds' corpus GLEU. With one reference per
+sentence there is one round. (The reference implementation draws with Python's ``random``
+without a fixed seed, 500 rounds; its numbers therefore vary in the 4th decimal from run to run.)
+"""
+from __future__ import annotations
+
+from collections import Counter
+from typing import Sequence
+
+import numpy as np
+
+Tokens = Sequence[str]
+
+
+def ngrams(tokens: Tokens, n: int) -> Counter:
+    return Counter(tuple(tokens[i:i + n]) for i in range(len(tokens) - n + 1))
+
+
+def n_stats(order: int) -> int:
+    """Columns of one statistics vector: c, r_len, then (match_n, total_n) for n = 1..order."""
+    return 2 + 2 * order
+
+
+def sentence_stats(source: Tokens, hypothesis: Tokens, reference: Tokens, order: int = 4) -> np.ndarray:
+    """``[c, r_len, match_1, total_1, ..., match_N, total_N]`` of one sentence and reference."""
+    out = [len(hypothesis), len(reference)]
+    for n in range(1, order + 1):
+        h, r, s = ngrams(hypothesis, n), ngrams(reference, n), ngrams(source, n)
+        penalised = Counter({gram: count for gram, count in s.items() if gram not in r})
+        match = sum((h & r).values()) - sum((h & penalised).values())
+        out += [max(0, match), max(0, len(hypothesis) + 1 - n)]
+    return np.array(out, dtype=np.float64)
+
+
+def gleu(stats: np.ndarray, smooth: bool = False) -> np.ndarray | float:
+    """GLEU of statistics vectors (the last axis holds one vector; any leading shape)."""
+    stats = np.asarray(stats, dtype=np.float64)
+    if smooth:
+        stats = np.where(stats == 0, 1.0, stats)
+    c, r = stats[..., 0], stats[..., 1]
+    match, total = stats[..., 2::2], stats[..., 3::2]
+    zero = (stats == 0).any(axis=-1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        log_prec = np.log(match / total).mean(axis=-1)
+        value = np.exp(np.minimum(0.0, 1.0 - r / c) + log_prec)
+    value = np.where(zero, 0.0, value)
+    return float(value) if value.ndim == 0 else value
+
+
+def reference_draws(counts: Sequence[int], iterations: int, seed: int) -> np.ndarray:
+    """``iterations x sentences`` reference indices (sentence i: uniform in [0, counts[i]));
+    one row when every sentence has one reference."""
+    counts = np.asarray(counts, dtype=np.int64)
+    if counts.size == 0 or (counts == 1).all():
+        return np.zeros((1, counts.size), dtype=np.int64)
+    rng = np.random.default_rng(seed)
+    return np.floor(rng.random((iterations, counts.size)) * counts).astype(np.int64)
+
+
+def gleu_of_rounds(means: np.ndarray, order: int) -> float:
+    """The score from the column means of the round-major statistics matrix: mean over rounds
+    of the corpus GLEU of each round's statistics."""
+    rounds = np.asarray(means, dtype=np.float64).reshape(-1, n_stats(order))
+    return float(np.mean(gleu(rounds)))

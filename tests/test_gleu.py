@@ -1,0 +1,94 @@
+"""GLEU (Napoles et al. 2016) behind the seam: hand-computed statistics and scores."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import gecscore
+from gecscore.errors import GecOptionError
+from gecscore.gleu.scorer import gleu, reference_draws, sentence_stats
+
+
+def test_source_ngrams_changed_by_the_reference_are_penalised():
+    # h = a b d, r = a x d, s = a b c: unigrams h&r = {a, d} (2), h & (s - r) = {b} (1) -> 1 of 3;
+    # bigrams h&r = {} and {ab} penalised -> max(0, -1) = 0 of 2.
+    stats = sentence_stats("a b c".split(), "a b d".split(), "a x d".split(), order=2)
+    assert stats.tolist() == [3, 3, 1, 3, 0, 2]
+    assert gleu(stats) == 0.0  # a zero statistic
+    assert gleu(stats[:4]) == pytest.approx(1 / 3)  # order 1: BP 1, precision 1/3
+    assert gleu(stats, smooth=True) == pytest.approx(math.sqrt(1 / 3 * 1 / 2))
+
+
+def test_brevity_penalty_and_corpus_sums():
+    # c = 3, r = 5: exp(1 - 5/3); every n-gram of the hypothesis is in the reference.
+    stats = sentence_stats("a b c d".split(), "a b c".split(), "a b c d e".split(), order=2)
+    assert stats.tolist() == [3, 5, 3, 3, 2, 2]
+    assert gleu(stats) == pytest.approx(math.exp(-2 / 3))
+    metric = gecscore.load("gleu", order=1)
+    result = metric.compute(["a b c", "a b c d"], ["a b d", "a b c"], [["a x d"], ["a b c d e"]])
+    # sums: c = 6, r = 8, match 1 + 3 = 4 of 6 -> exp(1 - 8/6) * 4/6
+    assert result.score == pytest.approx(math.exp(-1 / 3) * 4 / 6)
+    assert result["rounds"] == 1
+    assert result.statistic(result.sentence_stats.mean(axis=0)) == pytest.approx(result.score)
+    assert [r["gleu"] for r in result.records()] == pytest.approx([1 / 3, math.exp(-2 / 3)])
+
+
+def test_perfect_and_unchanged_output():
+    metric = gecscore.load("gleu")
+    sources = ["He go to school every days .", "She like apples ."]
+    refs = [["He goes to school every day ."], ["She likes apples ."]]
+    assert metric.compute(sources, [r[0] for r in refs], refs).score == pytest.approx(1.0)
+    assert metric.compute(sources, sources, refs).score < 0.5
+
+
+def test_several_references_average_random_rounds():
+    metric = gecscore.load("gleu", iterations=7, seed=3)
+    sources, hyps = ["a b c", "d e f"], ["a b x", "d e f"]
+    refs = [["a b x", "a y c"], ["d e g"]]
+    result = metric.compute(sources, hyps, refs)
+    draws = reference_draws([2, 1], 7, 3)
+    assert draws.shape == (7, 2) and set(draws[:, 0]) <= {0, 1} and (draws[:, 1] == 0).all()
+    expected = []
+    for row in draws:
+        total = sum(sentence_stats(s.split(), h.split(), r[k].split()) for s, h, r, k in zip(sources, hyps, refs, row))
+        expected.append(gleu(total))
+    assert result.score == pytest.approx(float(np.mean(expected)))
+    assert result.sentence_stats.shape == (2, 7 * 10)
+    assert result.statistic(result.sentence_stats.mean(axis=0)) == pytest.approx(result.score)
+    assert gecscore.load("gleu", iterations=7, seed=3).compute(sources, hyps, refs).score == result.score
+    assert "iter:7" in str(result.signature) and "seed:3" in str(result.signature)
+
+
+def test_prepare_from_m2_gold_uses_the_annotators_targets():
+    from gecscore.io.m2 import parse_m2
+    from gecscore.types import GoldCorpus
+
+    m2 = ["S a b c", "A 2 3|||R:X|||x|||REQUIRED|||-NONE-|||0", ""]
+    metric = gecscore.load("gleu", order=3)  # 3 tokens: no 4-grams, order 4 would give 0
+    prepared = metric.prepare(GoldCorpus(tuple(parse_m2(m2)), "m2"))
+    assert prepared.state["references"] == ((("a", "b", "x"),),)
+    assert metric.score(prepared, ["a b x"]).score == pytest.approx(1.0)
+
+
+def test_bad_options_are_named():
+    with pytest.raises(GecOptionError, match="order"):
+        gecscore.load("gleu", order=0)
+    with pytest.raises(GecOptionError, match="iterations"):
+        gecscore.load("gleu", iterations=0)
+
+
+words = st.lists(st.sampled_from("a b c d e".split()), min_size=1, max_size=8)
+
+
+@settings(max_examples=50, deadline=None)
+@given(src=words, hyp=words, ref=words)
+def test_statistic_of_means_is_the_score_and_in_unit_range(src, hyp, ref):
+    result = gecscore.load("gleu").compute([" ".join(src)], [" ".join(hyp)], [[" ".join(ref)]])
+    assert 0.0 <= result.score <= 1.0
+    assert result.statistic(result.sentence_stats.mean(axis=0)) == pytest.approx(result.score)
+    if hyp == ref:
+        assert result.score == pytest.approx(1.0) or len(hyp) < 4  # short sentences lack 4-grams
