@@ -434,32 +434,20 @@ def _backtrace(ops, o_lower, o_hmix, c_lower, c_hmix):  # pragma: no cover - com
     while i + j != 0:
         op = ops[i, j] & 7
         if op == OP_M or op == OP_S:
-            i -= 1
-            j -= 1
-            out[cnt, 0] = op
-            out[cnt, 1] = 1
-            out[cnt, 2] = i
-            out[cnt, 3] = j
+            di, dj, size = 1, 1, 1
         elif op == OP_D:
-            i -= 1
-            out[cnt, 0] = op
-            out[cnt, 1] = 1
-            out[cnt, 2] = i
-            out[cnt, 3] = j
+            di, dj, size = 1, 0, 1
         elif op == OP_I:
-            j -= 1
-            out[cnt, 0] = op
-            out[cnt, 1] = 1
-            out[cnt, 2] = i
-            out[cnt, 3] = j
+            di, dj, size = 0, 1, 1
         else:
             size = _tsize(ops, i, j, o_lower, o_hmix, c_lower, c_hmix)
-            i -= size
-            j -= size
-            out[cnt, 0] = OP_T
-            out[cnt, 1] = size
-            out[cnt, 2] = i
-            out[cnt, 3] = j
+            di, dj, op = size, size, OP_T
+        i -= di
+        j -= dj
+        out[cnt, 0] = op
+        out[cnt, 1] = size
+        out[cnt, 2] = i
+        out[cnt, 3] = j
         cnt += 1
     return out[:cnt][::-1].copy()
 
