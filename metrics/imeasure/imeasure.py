@@ -47,7 +47,7 @@ Examples:
 
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
-class IMeasure(evaluate.Metric):
+class Imeasure(evaluate.Metric):
     def _info(self):
         return gec_metric_info(
             _DESCRIPTION, _CITATION, _KWARGS_DESCRIPTION,

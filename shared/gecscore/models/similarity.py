@@ -63,6 +63,19 @@ def _missing(model: str, error: Exception) -> MissingModelError:
         f"directory with --model (e.g. {hint}) or make the Hugging Face Hub reachable.")
 
 
+def _check_loadable(model: str) -> None:
+    """Fail at once, with the install or offline hint, when torch/transformers are missing or
+    ``model`` is neither local, cached nor reachable (transformers would retry for ~30 s)."""
+    from gecscore.extras import require
+    from gecscore.models.hub import unreachable_reason
+
+    require("torch", "model weighting")
+    require("transformers", "model weighting")
+    reason = unreachable_reason(model)
+    if reason is not None:
+        raise _missing(model, OSError(reason))
+
+
 def _torch_device(device: str | None) -> str:
     import torch
 
@@ -154,6 +167,7 @@ class BertScoreF1(_CachedPairScorer):
     def _load(self) -> None:
         if self._model is not None:
             return
+        _check_loadable(self.model)
         try:
             from transformers import AutoConfig, AutoModel, AutoTokenizer
 
@@ -307,6 +321,7 @@ class BartScore(_CachedPairScorer):
     def _load(self) -> None:
         if self._model is not None:
             return
+        _check_loadable(self.model)
         try:
             from transformers import AutoModelForSeq2SeqLM, AutoTokenizer
 

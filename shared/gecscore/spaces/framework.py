@@ -17,7 +17,9 @@ import tempfile
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
-import gradio as gr
+from gecscore.extras import require
+
+gr = require("gradio", "the metric Spaces")
 
 from gecscore.errors import GecInputError, MissingModelError
 from gecscore.spaces.examples import Example

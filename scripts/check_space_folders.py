@@ -1,0 +1,86 @@
+"""Check that each published Space folder builds from its own requirements.txt in a fresh venv.
+
+For each metric: ``gecscore publish <name> --dry-run`` into a temporary folder, a fresh virtual
+environment, ``pip install -r requirements.txt`` (PyPI only: nothing of this checkout is
+installed; the folder's vendored ``gecscore/`` is what the app imports), then, inside the
+folder, build the Gradio app (``import app``: the demo is constructed, not launched) and score
+the hand-checked example through ``evaluate.load(<folder>)``. Prints the install time, the venv's
+size and the scores. Not part of the test suite (minutes, and it downloads the packages).
+
+    python scripts/check_space_folders.py [cleme2 pt_m2 imeasure dsgram] [--keep DIR]
+"""
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from gecscore.publish import METRICS, assemble
+
+EXAMPLE = dict(
+    sources=["The childs were playing for the park and they was happy ."],
+    predictions=["The children were playing at the park and they was happy again ."],
+    references=[["The children were playing in the park and they were happy ."]],
+)
+# what each Space's example is scored with (DSGram needs a judge: only its app is built)
+OPTIONS = {"cleme2": {}, "pt_m2": {"scorer": "none"}, "imeasure": {}, "dsgram": None}
+
+SCORE = """
+import json, os, sys, evaluate
+import app  # the Space's Gradio app: constructed, not launched
+options = json.loads(sys.argv[1])
+if options is None:
+    print(json.dumps({"app": type(app.demo).__name__}))
+else:
+    example = json.loads(sys.argv[2])
+    result = evaluate.load(os.getcwd()).compute(**example, **options)
+    print(json.dumps({"app": type(app.demo).__name__, "score": result["score"]}))
+"""
+
+
+def size_mb(path: Path) -> float:
+    return sum(p.stat().st_size for p in path.rglob("*") if p.is_file() and not p.is_symlink()) / 2**20
+
+
+def check(name: str, work: Path) -> dict:
+    folder = assemble(name, work / "spaces")
+    venv = work / f"venv-{name}"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    python = venv / "bin" / "python"
+    start = time.perf_counter()
+    subprocess.run([str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
+                    "-r", str(folder / "requirements.txt")], check=True)
+    install_s = time.perf_counter() - start
+    import json
+
+    run = subprocess.run([str(python), "-c", SCORE, json.dumps(OPTIONS[name]), json.dumps(EXAMPLE)],
+                         cwd=folder, check=True, capture_output=True, text=True,
+                         env={"PATH": "/usr/bin:/bin", "HF_HUB_OFFLINE": "1", "HF_EVALUATE_OFFLINE": "1",
+                              "HF_DATASETS_OFFLINE": "1", "GRADIO_ANALYTICS_ENABLED": "False",
+                              "HOME": str(work)})
+    outcome = json.loads(run.stdout.strip().splitlines()[-1])
+    return {"metric": name, "install_s": round(install_s, 1), "venv_mb": round(size_mb(venv)), **outcome}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("names", nargs="*", metavar="NAME", help=f"metrics to check (default: {' '.join(METRICS)})")
+    parser.add_argument("--keep", metavar="DIR", help="work here and keep the venvs (default: a temporary folder)")
+    args = parser.parse_args()
+    unknown = sorted(set(args.names) - set(METRICS))
+    if unknown:
+        parser.error(f"unknown metric(s) {', '.join(unknown)}; expected: {', '.join(METRICS)}")
+    args.names = args.names or list(METRICS)
+    with tempfile.TemporaryDirectory(prefix="gecscore-spaces-") as temporary:
+        work = Path(args.keep or temporary)
+        work.mkdir(parents=True, exist_ok=True)
+        for name in args.names:
+            print(check(name, work), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
