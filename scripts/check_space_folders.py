@@ -4,7 +4,7 @@ For each metric: ``gecscore publish <name> --dry-run`` into a temporary folder, 
 environment, ``pip install -r requirements.txt`` (PyPI only: nothing of this checkout is
 installed; the folder's vendored ``gecscore/`` is what the app imports), then, inside the
 folder, build the Gradio app (``import app``: the demo is constructed, not launched) and score
-the hand-checked example through ``evaluate.load(<folder>)``. Prints the install time, the venv's
+the hand-checked example (DSGram: against the test suite's simulated judge) through ``evaluate.load(<folder>)``. Prints the install time, the venv's
 size and the scores. Not part of the test suite (minutes, and it downloads the packages).
 
     python scripts/check_space_folders.py [cleme2 pt_m2 imeasure dsgram] [--keep DIR]
@@ -12,6 +12,7 @@ size and the scores. Not part of the test suite (minutes, and it downloads the p
 from __future__ import annotations
 
 import argparse
+import contextlib
 import subprocess
 import sys
 import tempfile
@@ -25,24 +26,35 @@ EXAMPLE = dict(
     predictions=["The children were playing at the park and they was happy again ."],
     references=[["The children were playing in the park and they were happy ."]],
 )
-# what each Space's example is scored with (DSGram needs a judge: only its app is built)
-OPTIONS = {"cleme2": {}, "pt_m2": {"scorer": "none"}, "imeasure": {}, "dsgram": None}
+# what each Space's example is scored with; DSGram's judge is the test suite's simulated
+# OpenAI-compatible server (tests/judge_server.py), run here on localhost
+OPTIONS = {"cleme2": {}, "pt_m2": {"scorer": "none"}, "imeasure": {}, "dsgram": {"no_cache": True, "model": "judge"}}
+ROOT = Path(__file__).resolve().parents[1]
 
 SCORE = """
 import json, os, sys, evaluate
 import app  # the Space's Gradio app: constructed, not launched
-options = json.loads(sys.argv[1])
-if options is None:
-    print(json.dumps({"app": type(app.demo).__name__}))
-else:
-    example = json.loads(sys.argv[2])
-    result = evaluate.load(os.getcwd()).compute(**example, **options)
-    print(json.dumps({"app": type(app.demo).__name__, "score": result["score"]}))
+options, example = json.loads(sys.argv[1]), json.loads(sys.argv[2])
+result = evaluate.load(os.getcwd()).compute(**example, **options)
+print(json.dumps({"app": type(app.demo).__name__, "score": result["score"]}))
 """
 
 
 def size_mb(path: Path) -> float:
     return sum(p.stat().st_size for p in path.rglob("*") if p.is_file() and not p.is_symlink()) / 2**20
+
+
+@contextlib.contextmanager
+def judge(name: str):
+    """The simulated judge's base URL for DSGram, None for the others."""
+    if name != "dsgram":
+        yield None
+        return
+    sys.path.insert(0, str(ROOT / "tests"))
+    from judge_server import DSGramSimulator, JudgeServer
+
+    with JudgeServer(DSGramSimulator()) as server:
+        yield server.base_url
 
 
 def check(name: str, work: Path) -> dict:
@@ -56,11 +68,13 @@ def check(name: str, work: Path) -> dict:
     install_s = time.perf_counter() - start
     import json
 
-    run = subprocess.run([str(python), "-c", SCORE, json.dumps(OPTIONS[name]), json.dumps(EXAMPLE)],
-                         cwd=folder, check=True, capture_output=True, text=True,
-                         env={"PATH": "/usr/bin:/bin", "HF_HUB_OFFLINE": "1", "HF_EVALUATE_OFFLINE": "1",
-                              "HF_DATASETS_OFFLINE": "1", "GRADIO_ANALYTICS_ENABLED": "False",
-                              "HOME": str(work)})
+    env = {"PATH": "/usr/bin:/bin", "HF_HUB_OFFLINE": "1", "HF_EVALUATE_OFFLINE": "1",
+           "HF_DATASETS_OFFLINE": "1", "GRADIO_ANALYTICS_ENABLED": "False", "HOME": str(work)}
+    with judge(name) as base_url:
+        options = {**OPTIONS[name], **({"base_url": base_url} if base_url else {})}
+        example = {key: value for key, value in EXAMPLE.items() if name != "dsgram" or key != "references"}
+        run = subprocess.run([str(python), "-c", SCORE, json.dumps(options), json.dumps(example)],
+                             cwd=folder, check=True, capture_output=True, text=True, env=env)
     outcome = json.loads(run.stdout.strip().splitlines()[-1])
     return {"metric": name, "install_s": round(install_s, 1), "venv_mb": round(size_mb(venv)), **outcome}
 

@@ -111,6 +111,11 @@ def test_rebuild_replaces_the_folder_but_never_foreign_files(tmp_path):
     with pytest.raises(GecInputError, match="notes.txt"):
         publish.assemble("cleme2", tmp_path)
     assert (folder / "notes.txt").read_text(encoding="utf-8") == "mine"
+    (folder / "notes.txt").unlink()
+    # running the folder's app leaves a bytecode cache: a rebuild takes it away
+    (folder / "__pycache__").mkdir()
+    (folder / "__pycache__" / "app.cpython-311.pyc").write_bytes(b"")
+    assert not (publish.assemble("cleme2", tmp_path) / "__pycache__").exists()
 
 
 def _tree(root: Path) -> dict[str, bytes]:

@@ -43,6 +43,8 @@ APP = "app.py"
 REQUIREMENTS = "requirements.txt"
 STAMP = ".gecscore-space"
 VENDORED = "gecscore"
+PYCACHE = "__pycache__"   # written when the folder's app or module is run: a cache, removable
+_BUILT_FOLDERS = (VENDORED, PYCACHE)
 _NOT_VENDORED = shutil.ignore_patterns("__pycache__", "*.pyc", "*.nbi", "*.nbc")
 REQUIRED_HEADER = {"sdk": "gradio", "app_file": APP}
 NAME_PATTERN = re.compile(r"^[A-Za-z0-9](?:[A-Za-z0-9._-]{0,94}[A-Za-z0-9])?$")
@@ -200,7 +202,7 @@ def assemble(name: str, out: str | Path, *, root: Path | None = None,
     header = card_header(sources.card)
     folder = Path(out) / name
     vendor = not gecscore_requirement
-    built = {CARD, APP, REQUIREMENTS, f"{name}.py", VENDORED}   # what a build may hold
+    built = {CARD, APP, REQUIREMENTS, f"{name}.py", VENDORED, PYCACHE}   # what a build may hold
     check_build_folder(folder, built, sources)
     sdk_version = header.get("sdk_version")
     requirements = space_requirements(sources.requirements.read_text(encoding="utf-8"), gecscore_requirement,
@@ -256,7 +258,7 @@ def check_build_folder(folder: Path, built: set[str], sources: SpaceSources) -> 
         raise GecInputError(f"refusing to overwrite a folder with other files ({', '.join(unexpected)})",
                             str(folder))
     odd = [n for n in present if (folder / n).is_symlink()
-           or not ((folder / n).is_file() or (n == VENDORED and (folder / n).is_dir()))]
+           or not ((folder / n).is_file() or (n in _BUILT_FOLDERS and (folder / n).is_dir()))]
     if odd:
         raise GecInputError(f"refusing to overwrite a folder holding links or folders ({', '.join(sorted(odd))})",
                             str(folder))
@@ -264,11 +266,12 @@ def check_build_folder(folder: Path, built: set[str], sources: SpaceSources) -> 
 
 def _remove_build(folder: Path, built: set[str]) -> None:
     """Delete a previous build: its known files one by one, then the (now empty) folder."""
-    for name in sorted(built - {VENDORED}):
+    for name in sorted(built - set(_BUILT_FOLDERS)):
         (folder / name).unlink(missing_ok=True)
-    vendored = folder / VENDORED
-    if vendored.is_dir() and not vendored.is_symlink():   # checked by check_build_folder too
-        shutil.rmtree(vendored)
+    for name in _BUILT_FOLDERS:
+        path = folder / name
+        if path.is_dir() and not path.is_symlink():   # checked by check_build_folder too
+            shutil.rmtree(path)
     (folder / STAMP).unlink(missing_ok=True)
     folder.rmdir()  # fails (and keeps the folder) if anything appeared meanwhile
 
