@@ -1,8 +1,6 @@
 """MaxMatch edit extraction: hand-checked lattices and paths, an oracle cross-check, worst cases."""
 from __future__ import annotations
 
-import time
-
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -192,12 +190,12 @@ def test_dynamic_program_equals_the_official_algorithm(case, limit):
     assert tokens + source.split()[pos:] == hypothesis.split()
 
 
-def test_long_and_repetitive_hypotheses_do_not_hang():
+def test_long_and_repetitive_hypotheses_give_the_hand_counted_edits():
     # worst cases for the lattice: no token in common (every monotone path is optimal under
-    # (1,1,2) costs: (n+1)(m+1) nodes) and a long run of one repeated word
+    # (1,1,2) costs: (n+1)(m+1) nodes) and a long run of one repeated word (the time these take
+    # is measured by benchmarks/bench_long_lines.py, not asserted here)
     source = [f"s{i}" for i in range(120)]
     hypothesis = [f"h{i}" for i in range(120)]
-    start = time.perf_counter()
     lattice = build_lattice(source, hypothesis)
     assert len(lattice.nodes) == 121 * 121
     gold = [Edit(i, i + 1, (f"h{i}",)) for i in range(0, 120, 7)]
@@ -208,7 +206,6 @@ def test_long_and_repetitive_hypotheses_do_not_hang():
     assert len(system) == 18 + 17
     repeated = best_edit_sequence(build_lattice(["the"] * 150, ["the"] * 300 + ["."]))
     assert len(repeated) == 1 and len(repeated[0].correction) == 151
-    assert time.perf_counter() - start < 30
 
 
 # ---- segmentation="reference": the reference code's choice among equally good sequences ----
