@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import math
+import random
 
 import numpy as np
 import pytest
@@ -11,6 +12,8 @@ from hypothesis import strategies as st
 import gecscore
 from gecscore.errors import GecOptionError
 from gecscore.gleu.scorer import gleu, reference_draws, sentence_stats
+
+from datapaths import CONLL14, require
 
 
 def test_source_ngrams_changed_by_the_reference_are_penalised():
@@ -52,6 +55,10 @@ def test_several_references_average_random_rounds():
     result = metric.compute(sources, hyps, refs)
     draws = reference_draws([2, 1], 7, 3)
     assert draws.shape == (7, 2) and set(draws[:, 0]) <= {0, 1} and (draws[:, 1] == 0).all()
+    # round j: Python's random seeded with seed + 101 j, int(random() * k) per sentence in order
+    for j, row in enumerate(draws):
+        rng = random.Random(3 + 101 * j)
+        assert row.tolist() == [int(rng.random() * 2), int(rng.random() * 1)]
     expected = []
     for row in draws:
         total = sum(sentence_stats(s.split(), h.split(), r[k].split()) for s, h, r, k in zip(sources, hyps, refs, row))
@@ -92,3 +99,21 @@ def test_statistic_of_means_is_the_score_and_in_unit_range(src, hyp, ref):
     assert result.statistic(result.sentence_stats.mean(axis=0)) == pytest.approx(result.score)
     if hyp == ref:
         assert result.score == pytest.approx(1.0) or len(hyp) < 4  # short sentences lack 4-grams
+
+
+# The reference implementation's own output (cnap/gec-ranking scripts/compute_gleu, 2016
+# version, 500 rounds, `-r ref0.txt ref1.txt`; run under Python 3 with Python 2's randint as
+# int(random() * k): docs/fidelity.md), CoNLL-2014 test set with its two references.
+REFERENCE_GLEU = {"AMU": 0.5832562387, "CAMB": 0.5925534473, "INPUT": 0.5660476350, "UFC": 0.5690161782}
+
+
+@pytest.mark.realdata
+def test_conll14_gleu_equals_the_reference_implementation():
+    read = lambda path: require(path).read_text(encoding="utf-8").splitlines()
+    sources, ref0, ref1 = read(CONLL14 / "source.txt"), read(CONLL14 / "ref0.txt"), read(CONLL14 / "ref1.txt")
+    metric = gecscore.load("gleu")
+    prepared = metric.prepare_text(sources, [list(pair) for pair in zip(ref0, ref1)])
+    for system, expected in REFERENCE_GLEU.items():
+        result = metric.score(prepared, read(CONLL14 / "systems" / f"{system}.txt"))
+        assert result.score == pytest.approx(expected, abs=1e-10), system
+        assert result["rounds"] == 500

@@ -16,7 +16,8 @@ class GleuConfig:
     order: int = option(4, "highest n-gram order", minimum=1)
     iterations: int = option(DEFAULT_ITERATIONS, "rounds of random reference choice (averaged); one "
                              "round when every sentence has a single reference", minimum=1, signature="iter")
-    seed: int = option(0, "seed of the reference choice (numpy Generator)", minimum=0)
+    seed: int = option(0, "seed of the reference choice: round j seeds Python's random with seed + 101 j "
+                       "(0: the reference implementation's draws)", minimum=0)
 
     def __post_init__(self) -> None:
         validate(self)

@@ -20,13 +20,15 @@ and 0 when any statistic is 0 (c = 0 included). Sentence-level GLEU (records onl
 zero statistics by 1 first, as the reference implementation's smoothing does.
 
 Several references: in each of ``iterations`` rounds every sentence uses one reference drawn
-uniformly at random (numpy ``default_rng(seed)``, an ``iterations x sentences`` draw of
-integers in [0, k_i)); the score is the mean of the rounds' corpus GLEU. With one reference per
-sentence there is one round. (The reference implementation draws with Python's ``random``
-without a fixed seed, 500 rounds; its numbers therefore vary in the 4th decimal from run to run.)
+at random, as the reference implementation (cnap/gec-ranking ``compute_gleu``, 2016 version)
+draws it: round ``j`` seeds Python's Mersenne Twister with ``seed + 101 j`` (the reference:
+``101 j``, so ``seed=0`` gives its draws exactly) and sentence ``i`` takes reference
+``int(random() * k_i)`` in sentence order (Python 2's ``randint(0, k - 1)``); the score is the
+mean of the rounds' corpus GLEU. With one reference per sentence there is one round.
 """
 from __future__ import annotations
 
+import random
 from collections import Counter
 from typing import Sequence
 
@@ -71,13 +73,18 @@ def gleu(stats: np.ndarray, smooth: bool = False) -> np.ndarray | float:
 
 
 def reference_draws(counts: Sequence[int], iterations: int, seed: int) -> np.ndarray:
-    """``iterations x sentences`` reference indices (sentence i: uniform in [0, counts[i]));
-    one row when every sentence has one reference."""
+    """``iterations x sentences`` reference indices (sentence i: in [0, counts[i])), drawn as the
+    reference implementation draws them (module docstring); one row when every sentence has
+    one reference."""
     counts = np.asarray(counts, dtype=np.int64)
     if counts.size == 0 or (counts == 1).all():
         return np.zeros((1, counts.size), dtype=np.int64)
-    rng = np.random.default_rng(seed)
-    return np.floor(rng.random((iterations, counts.size)) * counts).astype(np.int64)
+    draws = np.empty((iterations, counts.size), dtype=np.int64)
+    for j in range(iterations):
+        rng = random.Random(seed + 101 * j)
+        uniform = np.fromiter((rng.random() for _ in range(counts.size)), dtype=np.float64, count=counts.size)
+        draws[j] = (uniform * counts).astype(np.int64)   # int(random() * k): floor of a non-negative
+    return draws
 
 
 def gleu_of_rounds(means: np.ndarray, order: int) -> float:
