@@ -3,6 +3,7 @@ options section of its docstring (read from the metric's config) and ``compute``
 metric seam, which keeps the prepared reference side across calls in one process."""
 from __future__ import annotations
 
+import atexit
 import threading
 from collections import OrderedDict
 from typing import Any, Sequence
@@ -55,11 +56,24 @@ def configured(name: str, options: dict[str, Any]) -> Metric:
             _objects.move_to_end(key)
             return metric
     metric = load(name, **options)
+    evicted = []
     with _lock:
         _objects[key] = metric
         while len(_objects) > METRIC_OBJECTS:
-            _objects.popitem(last=False)
+            evicted.append(_objects.popitem(last=False)[1])
+    for old in evicted:   # its judge's connections and cache file
+        old.close()
     return metric
+
+
+@atexit.register
+def close_metrics() -> None:
+    """Close the kept metric objects (at exit: no judge connection is left to the collector)."""
+    with _lock:
+        kept = list(_objects.values())
+        _objects.clear()
+    for metric in kept:
+        metric.close()
 
 
 def compute(name: str, sources: Sequence[str], predictions: Sequence[str],

@@ -128,6 +128,10 @@ class Metric(ABC, Generic[C]):
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.config!r})"
 
+    def close(self) -> None:
+        """Release what the metric holds open (a judge's connections and cache); whatever it
+        needs again is rebuilt on use. Nothing to release by default."""
+
     @classmethod
     def from_options(cls, **options: Any) -> "Metric":
         return cls(build_config(cls.config_type, options))

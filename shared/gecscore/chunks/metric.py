@@ -30,6 +30,7 @@ class _ChunkMetric(Metric):
         """``weigher`` shares one model-backed weigher (and its caches) between metric objects."""
         super().__init__(config)
         self._weigher: ChunkWeigher | None = weigher
+        self._owns_weigher = weigher is None   # a shared weigher is closed by its owner
 
     def weigher(self) -> ChunkWeigher | None:
         """The model-backed weigher, built once per metric object: its pair and judge caches
@@ -43,6 +44,13 @@ class _ChunkMetric(Metric):
                                                 batch_size=config.batch_size, device=config.device,
                                                 judge=judge, progress=False)
         return self._weigher
+
+    def close(self) -> None:
+        """Close the LLM weigher's judge if this metric built it (it is rebuilt on use)."""
+        judge = getattr(self._weigher, "judge", None)
+        if self._owns_weigher and judge is not None:
+            judge.close()
+            self._weigher = None
 
     def has_weigher(self) -> bool:
         """Whether the model-backed weigher has been built (it is built on first use)."""
