@@ -142,3 +142,48 @@ def test_worker_errors_reach_the_caller_and_no_worker_is_left(tiny):
         run_leaderboard(refset, discover_systems(None, tiny / "hyp"), ["cleme2-corpus-dep"], jobs=2,
                         progress=False)
     assert not [p for p in multiprocessing.active_children() if p.name == "gecscore-leaderboard"]
+
+
+JUDGMENTS = """<appraise-results><error-correction-ranking-result id="t">
+<ranking-item src-id="1" id="1" user="a">
+  <translation system="PERFECT" rank="1"/><translation system="INPUT" rank="2"/><translation system="WRONG" rank="3"/>
+</ranking-item>
+<ranking-item src-id="2" id="2" user="a">
+  <translation system="HALF" rank="1"/><translation system="PERFECT" rank="2"/>
+</ranking-item>
+</error-correction-ranking-result></appraise-results>
+"""
+
+
+def test_sentence_level_meta_evaluation_and_baseline_comparisons(tiny, capsys):
+    (tiny / "judgments.xml").write_text(JUDGMENTS)
+    argv = ["leaderboard", "--m2", str(tiny / "gold.m2"), "--hyp-m2-dir", str(tiny / "hyp"),
+            "--metrics", "m2-sentence", "m2-corpus", "gleu", "--sentence-judgments", f"toy={tiny / 'judgments.xml'}",
+            "--baseline", "INPUT", "--significance-samples", "200", "--seed", "3", "--json"]
+    assert main(argv) == 0
+    board = json.loads(capsys.readouterr().out)
+    # SentM2 F0.5 by hand: sentence 1: PERFECT 1, HALF 1, INPUT 0 (nothing proposed, recall 0),
+    # WRONG 0; sentence 2: PERFECT 1, the others 0. Item 1: PERFECT > INPUT agrees, PERFECT > WRONG
+    # agrees, INPUT > WRONG is a metric tie (neutral); item 2: HALF > PERFECT disagrees.
+    # Acc = 2/4, tau = (2 - 1)/4.
+    toy = board["sentence_level"]["configs"]["m2-sentence"]["toy"]
+    assert (toy["agree"], toy["disagree"], toy["neutral"], toy["pairs"]) == (2, 1, 1, 4)
+    assert (toy["accuracy"], toy["kendall"]) == (0.5, 0.25)
+    assert board["sentence_level"]["ties"] == "neutral"
+    # every system against INPUT on corpus M2 (PERFECT 1, HALF 5/6, WRONG 0, INPUT 0)
+    comparisons = {c["system"]: c for c in board["significance"]["configs"]["m2-corpus"]}
+    assert set(comparisons) == {"HALF", "PERFECT", "WRONG"}
+    assert comparisons["PERFECT"]["delta"] == pytest.approx(1.0)
+    assert comparisons["HALF"]["delta"] == pytest.approx(5 / 6)
+    assert comparisons["WRONG"]["delta"] == 0.0
+    assert comparisons["WRONG"]["p_randomisation"] == 1.0 and comparisons["WRONG"]["p_bootstrap"] == 1.0
+    assert board["significance"]["options"] == {"baseline": "INPUT", "bootstrap": 200, "randomisation": 200,
+                                                "seed": 3, "confidence": 0.95}
+    assert "gleu" in board["significance"]["configs"]
+    # the same seed gives the same p-values
+    assert main(argv) == 0
+    again = json.loads(capsys.readouterr().out)
+    assert again["significance"] == board["significance"]
+    with pytest.raises(GecInputError, match="baseline 'NOPE'"):
+        run_leaderboard(load_refset(tiny / "gold.m2"), discover_systems(None, tiny / "hyp"), ["m2-corpus"],
+                        progress=False, baseline="NOPE")

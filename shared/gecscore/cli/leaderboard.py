@@ -38,7 +38,19 @@ def register(subparsers) -> None:
     parser.add_argument("--no-plots", action="store_true", help="skip the scatter plots")
     parser.add_argument("--bootstrap", type=int, default=0, metavar="N",
                         help="paired bootstrap resamples over sentences (e.g. 1000; default off)")
-    parser.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the bootstrap and significance tests (default 0)")
+    parser.add_argument("--sentence-judgments", nargs="+", metavar="SPEC",
+                        help="sentence-level human rankings (Appraise XML) to meta-evaluate the sentence scores "
+                             "with (pairwise accuracy, Kendall's tau): 'seeda' (SEEDA-S and SEEDA-E from "
+                             "--data-dir) or NAME=FILE.xml")
+    parser.add_argument("--sentence-ties", choices=("neutral", "seeda-script", "discordant"), default="neutral",
+                        help="how a metric tie counts (default neutral: neither agreement nor disagreement, "
+                             "as the published SEEDA cells)")
+    parser.add_argument("--baseline", metavar="SYSTEM",
+                        help="compare every system with this one per metric (paired bootstrap and approximate "
+                             "randomisation over sentences)")
+    parser.add_argument("--significance-samples", type=int, default=1000, metavar="N",
+                        help="bootstrap resamples and randomisation trials of --baseline (default 1000)")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (systems in parallel)")
     parser.add_argument("--model", metavar="NAME_OR_DIR",
                         help="BERTScore model of PT-M2, PT-ERRANT and CLEME2.0-sim (default: bert-base-uncased "
@@ -78,6 +90,7 @@ def _run(args: argparse.Namespace) -> int:
     from gecscore.metaeval.refsets import load_refset
     from gecscore.metaeval.registry import REGISTRY, RunOptions, configure, resolve
     from gecscore.metaeval.report import check_output_dir, markdown, write_leaderboard
+    from gecscore.metaeval.significance import SignificanceConfig
 
     options = RunOptions(model=args.model, judge_base_url=args.judge_base_url, judge_model=args.judge_model,
                          judge_cache=args.judge_cache, judge_concurrency=args.judge_concurrency)
@@ -106,8 +119,12 @@ def _run(args: argparse.Namespace) -> int:
         refset = refset.subset(indices)
     systems = discover_systems(args.systems, args.hyp_m2_dir, args.only)
     human = load_human(args.human, args.data_dir) if args.human else None
+    judgments = load_judgments(args.sentence_judgments, args.data_dir) if args.sentence_judgments else None
+    significance = SignificanceConfig(bootstrap=args.significance_samples, randomisation=args.significance_samples,
+                                      seed=args.seed)
     board = run_leaderboard(refset, systems, args.metrics, human=human, jobs=args.jobs,
-                            bootstrap=args.bootstrap, seed=args.seed, options=options)
+                            bootstrap=args.bootstrap, seed=args.seed, options=options, judgments=judgments,
+                            ties=args.sentence_ties, baseline=args.baseline, significance=significance)
     for name, reason in board.unavailable.items():
         print(f"{name}: {reason}", file=sys.stderr)
     if args.out:
@@ -122,3 +139,25 @@ def _run(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(markdown(board))
     return 0
+
+
+def load_judgments(specs: list[str], data_dir: str | None) -> dict:
+    """``seeda`` -> SEEDA-S and SEEDA-E from the data folder; ``NAME=FILE.xml`` -> that file."""
+    from pathlib import Path
+
+    from gecscore.errors import GecInputError
+    from gecscore.metaeval.refsets import data_root
+    from gecscore.metaeval.sentence_level import read_judgments
+
+    judgments = {}
+    for spec in specs:
+        if spec == "seeda":
+            seeda = data_root(data_dir) / "seeda"
+            judgments["SEEDA-S"] = read_judgments(seeda / "judgments_sent.xml")
+            judgments["SEEDA-E"] = read_judgments(seeda / "judgments_edit.xml")
+        elif "=" in spec:
+            name, path = spec.split("=", 1)
+            judgments[name] = read_judgments(Path(path))
+        else:
+            raise GecInputError(f"--sentence-judgments: expected 'seeda' or NAME=FILE.xml, got {spec!r}")
+    return judgments

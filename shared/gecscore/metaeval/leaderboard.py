@@ -33,6 +33,8 @@ from gecscore.metaeval.bootstrap import BootstrapResult, paired_bootstrap
 from gecscore.metaeval.correlation import Correlation, correlate
 from gecscore.metaeval.human import HumanScores
 from gecscore.metaeval.refsets import RefSet
+from gecscore.metaeval.sentence_level import Judgment, PairwiseAgreement, pairwise_agreement
+from gecscore.metaeval.significance import Comparison, SignificanceConfig, compare_stats
 from gecscore.metaeval.registry import (REGISTRY, MetricConfig, ReferenceData, RunOptions, SystemData, SystemScore,
                                         configure, resolve)
 
@@ -303,6 +305,12 @@ class Leaderboard:
     correlations: dict[str, dict[str, Correlation]] = field(default_factory=dict)
     bootstrap: dict[str, BootstrapResult] = field(default_factory=dict)
     bootstrap_options: dict[str, float] = field(default_factory=dict)
+    # config -> judgments name -> agreement of its sentence scores with the human pairs
+    sentence_level: dict[str, dict[str, PairwiseAgreement]] = field(default_factory=dict)
+    sentence_ties: str = "neutral"
+    # config -> each system against the baseline (paired bootstrap and approximate randomisation)
+    significance: dict[str, list[Comparison]] = field(default_factory=dict)
+    significance_options: dict[str, object] = field(default_factory=dict)
 
     def column(self, config: str) -> dict[str, float]:
         """``{system: score}`` for one configuration."""
@@ -328,6 +336,14 @@ class Leaderboard:
                 c: {"intervals": {s: i.as_dict() for s, i in b.intervals.items()},
                     "differences": [d.as_dict() for d in b.differences]}
                 for c, b in self.bootstrap.items()}}
+        if self.sentence_level:
+            out["sentence_level"] = {"ties": self.sentence_ties, "configs": {
+                c: {name: agreement.as_dict() for name, agreement in by_name.items()}
+                for c, by_name in self.sentence_level.items()}}
+        if self.significance:
+            out["significance"] = {"options": self.significance_options, "configs": {
+                c: [comparison.as_dict() for comparison in comparisons]
+                for c, comparisons in self.significance.items()}}
         return out
 
 
@@ -342,10 +358,19 @@ def judge_description(options: RunOptions) -> str:
 def run_leaderboard(refset: RefSet, systems: Sequence[SystemSource], metrics: Sequence[str] | None = None, *,
                     human: Mapping[str, HumanScores] | None = None, jobs: int = 1, bootstrap: int = 0,
                     seed: int = 0, confidence: float = 0.95, progress: bool = True,
-                    options: RunOptions | None = None) -> Leaderboard:
+                    options: RunOptions | None = None,
+                    judgments: Mapping[str, Sequence[Judgment]] | None = None, ties: str = "neutral",
+                    baseline: str | None = None, significance: SignificanceConfig | None = None) -> Leaderboard:
     """Score ``systems`` with the configurations matching ``metrics`` (all available if None);
     correlate with ``human`` rankings and bootstrap if asked. ``options``: the similarity model
-    and judge endpoint of the model-backed configurations (the model is resolved here once)."""
+    and judge endpoint of the model-backed configurations (the model is resolved here once).
+
+    ``judgments`` (name -> sentence-level human rankings, e.g. SEEDA-S and SEEDA-E): pairwise
+    accuracy and Kendall's tau of each configuration's sentence scores over the scored systems
+    (:mod:`gecscore.metaeval.sentence_level`; sentence ``i`` of the reference set is sentence
+    ``refset.indices[i]`` of the judgments' full set). ``baseline``: every other system against
+    it, per configuration, with paired bootstrap and approximate randomisation
+    (:mod:`gecscore.metaeval.significance`; ``significance`` sets samples and seed)."""
     from dataclasses import replace
 
     from gecscore.metaeval.registry import similarity_model
@@ -382,5 +407,53 @@ def run_leaderboard(refset: RefSet, systems: Sequence[SystemSource], metrics: Se
                           for s in board.systems if scores[s][config.name].statistic is not None}
             board.bootstrap[config.name] = paired_bootstrap(per_system, n_resamples=bootstrap, seed=seed,
                                                             confidence=confidence)
+    if judgments:
+        board.sentence_ties = ties
+        board.sentence_level = sentence_agreements(board, refset, judgments, ties)
+    if baseline is not None:
+        significance = significance or SignificanceConfig(seed=seed)
+        board.significance_options = {"baseline": baseline, "bootstrap": significance.bootstrap,
+                                      "randomisation": significance.randomisation, "seed": significance.seed,
+                                      "confidence": significance.confidence}
+        board.significance = baseline_comparisons(board, baseline, significance)
     board.wall_seconds = time.perf_counter() - started
     return board
+
+
+def sentence_agreements(board: Leaderboard, refset: RefSet, judgments: Mapping[str, Sequence[Judgment]],
+                        ties: str = "neutral") -> dict[str, dict[str, PairwiseAgreement]]:
+    """Per configuration with sentence scores: its agreement with each set of judgments over the
+    board's systems (alphabetical: the tie order of ``ties="seeda-script"``)."""
+    positions = refset.indices if refset.indices is not None else range(board.n_sentences)
+    systems = sorted(board.systems)
+    out: dict[str, dict[str, PairwiseAgreement]] = {}
+    for config in board.configs:
+        cells = [board.scores[s][config.name].sentence_scores for s in systems]
+        if any(c is None for c in cells):
+            continue
+        scores = {s: dict(zip(positions, c)) for s, c in zip(systems, cells)}
+        covered = set(positions)
+        out[config.name] = {name: pairwise_agreement([j for j in items if j.source in covered], scores, systems, ties)
+                            for name, items in judgments.items()}
+    return out
+
+
+def baseline_comparisons(board: Leaderboard, baseline: str, config: SignificanceConfig
+                         ) -> dict[str, list[Comparison]]:
+    """Per configuration with sentence statistics: every other system against ``baseline``."""
+    if baseline not in board.systems:
+        raise GecInputError(f"baseline {baseline!r} is not among the scored systems ({', '.join(board.systems)})")
+    out: dict[str, list[Comparison]] = {}
+    for metric in board.configs:
+        base = board.scores[baseline][metric.name]
+        if base.sentence_stats is None or base.statistic is None:
+            continue
+        comparisons = []
+        for system in board.systems:
+            cell = board.scores[system][metric.name]
+            if system == baseline or cell.sentence_stats is None or cell.statistic is None:
+                continue
+            comparisons.append(compare_stats(base.sentence_stats, cell.sentence_stats, base.statistic,
+                                             cell.statistic, config=config, names=(baseline, system)))
+        out[metric.name] = comparisons
+    return out

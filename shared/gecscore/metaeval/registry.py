@@ -162,6 +162,7 @@ class SystemScore:
     signature: str
     sentence_stats: np.ndarray | None = None
     statistic: Callable[[np.ndarray], float] | None = None
+    sentence_scores: tuple[float, ...] | None = None   # the metric's own score of each sentence
 
 
 @dataclass(frozen=True)
@@ -194,8 +195,10 @@ def system_score(result, details: dict[str, Any] | None = None, signature=None) 
     """A leaderboard cell from a :class:`gecscore.metric.Result`."""
     if details is None:
         details = dict(result.values)
+    from gecscore.metaeval.sentence_level import sentence_scores
+
     return SystemScore(result.score, details, str(signature or result.signature), result.sentence_stats,
-                       result.statistic)
+                       result.statistic, sentence_scores(result))
 
 
 def errant_facts(system: SystemData) -> tuple[tuple[str, str], ...]:
@@ -387,6 +390,20 @@ def _score_imeasure(system: SystemData, refs: ReferenceData) -> SystemScore:
 
 register(MetricConfig("imeasure", "imeasure", "I-measure (correction I over the corpus, XML gold)",
                       _score_imeasure))
+
+
+# ---------------------------------------------------------------- GLEU
+
+def _score_gleu(system: SystemData, refs: ReferenceData) -> SystemScore:
+    from gecscore.gleu.metric import GleuMetric
+
+    metric = GleuMetric.from_options()
+    prepared = refs.cached("prepared:gleu", lambda: metric.prepare(refs.refset.gold()))
+    return system_score(metric.score(prepared, system.lines(refs)))
+
+
+register(MetricConfig("gleu", "gleu", "GLEU (Napoles et al. 2016; the SEEDA/DSGram reference-based baseline)",
+                      _score_gleu))
 
 
 # ---------------------------------------------------------------- DSGram (judge)

@@ -190,6 +190,29 @@ def markdown(board: Leaderboard, plots_dir: str | None = None) -> str:
                 cells.append(f"{_fmt(iv.estimate)} [{_fmt(iv.low)}, {_fmt(iv.high)}]" if iv else "-")
             lines.append(f"| {system} | " + " | ".join(cells) + " |")
         lines += ["", "Pairwise differences are in `pairwise.csv` and `leaderboard.json`."]
+    if board.sentence_level:
+        sets = list(next(iter(board.sentence_level.values())))
+        lines += ["", f"## Sentence level (pairwise accuracy / Kendall's tau; metric ties {board.sentence_ties})", "",
+                  "| metric | " + " | ".join(f"{n} Acc | {n} tau" for n in sets) + " | pairs |",
+                  "|---" * (2 * len(sets) + 2) + "|"]
+        for name, by_set in board.sentence_level.items():
+            cells = []
+            for n in sets:
+                cells += [_fmt(by_set[n].accuracy, 3), _fmt(by_set[n].kendall, 3)]
+            pairs = " / ".join(str(by_set[n].pairs) for n in sets)
+            lines.append(f"| {name} | " + " | ".join(cells) + f" | {pairs} |")
+    if board.significance:
+        opts = board.significance_options
+        lines += ["", f"## Against {opts['baseline']} (paired bootstrap, {opts['bootstrap']} resamples, "
+                      f"{opts['confidence']:.0%} interval of the difference; approximate randomisation, "
+                      f"{opts['randomisation']} trials; seed {opts['seed']})", "",
+                  "| metric | system | score | delta | interval | p (bootstrap) | p (randomisation) |",
+                  "|---|---|---|---|---|---|---|"]
+        for name, comparisons in board.significance.items():
+            for c in comparisons:
+                interval = f"[{_fmt(c.low)}, {_fmt(c.high)}]" if c.low is not None else "-"
+                lines.append(f"| {name} | {c.system} | {_fmt(c.score_b)} | {c.delta:+.4f} | {interval} | "
+                             f"{_fmt(c.p_bootstrap, 3)} | {_fmt(c.p_randomisation, 3)} |")
     if board.unavailable:
         lines += ["", "## Not available", ""]
         lines += [f"- `{name}`: {reason}" for name, reason in board.unavailable.items()]

@@ -39,6 +39,9 @@ from gecscore.errors import GecInputError
 from gecscore.metaeval.correlation import pearson, spearman
 
 TIES = ("neutral", "seeda-script", "discordant")
+#: the record field holding a metric's own sentence score (SentM2/ERRANT F, CLEME F, CLEME2.0
+#: score, smoothed sentence GLEU); I-measure and DSGram records have none here
+SENTENCE_SCORE_KEYS = {"pt_m2": "f", "cleme": "f", "cleme2": "score", "gleu": "gleu"}
 
 
 @dataclass(frozen=True)
@@ -95,6 +98,16 @@ class Window:
     def as_dict(self) -> dict:
         return {"first": self.first, "last": self.first + len(self.systems) - 1, "systems": list(self.systems),
                 "pearson": self.pearson, "spearman": self.spearman}
+
+
+def sentence_scores(result) -> tuple[float, ...] | None:
+    """One score per sentence of a :class:`gecscore.metric.Result` (its records' field named in
+    :data:`SENTENCE_SCORE_KEYS`), or None for a metric without one."""
+    key = SENTENCE_SCORE_KEYS.get(result.metric)
+    if key is None or result.records is None:
+        return None
+    records = sorted(result.records(), key=lambda record: record["index"])
+    return tuple(float(record[key]) for record in records)
 
 
 def read_judgments(path: str | Path) -> tuple[Judgment, ...]:
