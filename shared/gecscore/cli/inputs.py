@@ -120,7 +120,19 @@ def print_result(result: dict, as_json: bool) -> None:
     print(result["signature"])
     width = max(len(key) for key in result)
     for key, value in result.items():
-        if key in ("metric", "signature"):
+        if key in ("metric", "signature", "per_type"):
             continue
         text = f"{value:.4f}" if isinstance(value, float) else str(value)
         print(f"  {key:<{width}}  {text}")
+    if "per_type" in result:
+        print_per_type(result["per_type"])
+
+
+def print_per_type(table: dict) -> None:
+    """The per-error-type table, laid out as errant_compare -cat prints its categories."""
+    print(f"  per type ({table['granularity']}, {table['rule']}):")
+    print("  " + " ".join(["Category".ljust(14), *(h.ljust(10) for h in ("TP", "FP", "FN", "P", "R")), "F"]))
+    for name, row in table["types"].items():
+        cells = [f"{row[k]:g}" if isinstance(row[k], float) else str(row[k]) for k in ("tp", "fp", "fn")]
+        print("  " + " ".join([name.ljust(14), *(c.ljust(10) for c in cells),
+                               *(str(row[k]).ljust(10) for k in ("p", "r")), str(row["f"])]))

@@ -70,6 +70,8 @@ class PtM2Metric(Metric):
                              candidates=candidates, progress=False, segmentation=c.segmentation,
                              max_cells=c.max_cells)
         values = result_values(detail)
+        if c.per_type:
+            values["per_type"] = self.per_type_table(prepared, hypotheses, detail)
         if c.level == "corpus":
             stats = np.asarray([[s.counts.correct, s.counts.proposed, s.counts.gold] for s in detail.sentences],
                                dtype=np.float64).reshape(-1, 3)
@@ -79,6 +81,19 @@ class PtM2Metric(Metric):
             statistic = first_column
         return Result(self.name, self.signature_for(prepared, detail, extracted), values, stats, statistic,
                       detail, partial(sentence_records, detail, gold))
+
+    def per_type_table(self, prepared: Prepared, hypotheses: list[Target], detail) -> dict:
+        """The per-error-type table of this result (rules: :mod:`gecscore.m2.per_type`)."""
+        from gecscore.m2 import per_type
+
+        c = self.config
+        if c.base == "errant":
+            categories = per_type.errant_categories(prepared.gold.sentences, hypotheses, c.beta)
+            rule = "errant_compare"
+        else:
+            categories = per_type.maxmatch_categories(detail)
+            rule = "m2-choice" + ("-weighted" if c.scorer != "none" else "")
+        return per_type.table_dict(categories, c.per_type, c.beta, rule)
 
     def signature_for(self, prepared: Prepared, detail, extracted: bool) -> Signature:
         c = self.config

@@ -104,10 +104,10 @@ def sentence_scores(result) -> tuple[float, ...] | None:
     """One score per sentence of a :class:`gecscore.metric.Result` (its records' field named in
     :data:`SENTENCE_SCORE_KEYS`), or None for a metric without one."""
     key = SENTENCE_SCORE_KEYS.get(result.metric)
-    if key is None or result.records is None:
+    records = result.records() if key is not None else []
+    if not records or key not in records[0]:
         return None
-    records = sorted(result.records(), key=lambda record: record["index"])
-    return tuple(float(record[key]) for record in records)
+    return tuple(float(record[key]) for record in sorted(records, key=lambda record: record["index"]))
 
 
 def read_judgments(path: str | Path) -> tuple[Judgment, ...]:
