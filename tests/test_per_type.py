@@ -145,3 +145,37 @@ def test_unweighted_per_type_sums_are_the_headline_counts(first, second, granula
     assert sum(r["tp"] for r in rows) == result["correct"]
     assert sum(r["tp"] + r["fp"] for r in rows) == result["proposed"]
     assert sum(r["tp"] + r["fn"] for r in rows) == result["gold"]
+
+
+# CLEME / CLEME2.0 --------------------------------------------------------------------------
+
+FOUR_LABELS = (["The childs were playing for the park and they was happy ."],
+               ["The children were playing at the park and they was happy again ."],
+               [["The children were playing in the park and they were happy ."]])
+
+
+def test_cleme2_chunks_by_the_type_of_their_error():
+    # childs -> children (TP, R:NOUN:INFL), for -> at (reference: in; FP_ne, R:PREP),
+    # was left (FN, R:VERB:SVA), "again" inserted (FP_un: the hypothesis edit's type, M:ADV)
+    result = gecscore.load("cleme2", per_type="full").compute(*FOUR_LABELS)
+    types = result["per_type"]["types"]
+    assert {name: tuple(row[c] for c in ("tp", "fp_ne", "fp_un", "fn")) for name, row in types.items()} == {
+        "R:NOUN:INFL": (1, 0, 0, 0), "R:PREP": (0, 1, 0, 0), "R:VERB:SVA": (0, 0, 0, 1), "M:ADV": (0, 0, 1, 0)}
+    assert (types["R:NOUN:INFL"]["hit"], types["R:PREP"]["wrong"], types["R:VERB:SVA"]["under"],
+            types["M:ADV"]["over"]) == (1.0, 1.0, 1.0, 1.0)
+    by_operation = gecscore.load("cleme2", per_type="operation").compute(*FOUR_LABELS)["per_type"]["types"]
+    assert by_operation["R"]["hit"] == pytest.approx(1 / 3) and by_operation["M"]["over"] == 1.0
+    cleme = gecscore.load("cleme", weighting="none", per_type="main").compute(*FOUR_LABELS)["per_type"]["types"]
+    assert (cleme["NOUN:INFL"]["p"], cleme["PREP"]["p"], cleme["VERB:SVA"]["r"]) == (1.0, 0.0, 0.0)
+
+
+@pytest.mark.parametrize("options", [{"assumption": "dep"}, {"assumption": "ind"},
+                                     {"weighting": "length", "level": "sentence"}])
+def test_chunk_per_type_counts_sum_to_the_headline_counts(options):
+    from datapaths import example_corpus
+
+    sources, hyps, refs = example_corpus()
+    result = gecscore.load("cleme2", per_type="full", **options).compute(sources, hyps, refs)
+    rows = result["per_type"]["types"].values()
+    for column in ("tp", "fp_ne", "fp_un", "fn"):
+        assert sum(row[column] for row in rows) == pytest.approx(result[column]), column

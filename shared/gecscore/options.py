@@ -139,6 +139,21 @@ class TextOptions:
                                    "(for untokenised text such as LLM outputs)", signature="tok")
 
 
+#: per-error-type granularities, as errant_compare -cat 1/2/3 (see gecscore.m2.per_type.type_at)
+PER_TYPE_GRANULARITIES = ("operation", "main", "full")
+
+
+@dataclass(frozen=True)
+class PerTypeOptions:
+    """Per-error-type scores beside the headline score (they change no number: not in the
+    signature)."""
+
+    per_type: str | None = option(
+        None, "also score per error type at this granularity: operation (M/R/U), main (NOUN, VERB:TENSE) or full "
+              "(R:NOUN), as errant_compare -cat 1/2/3; an M2 file's own types (NUCLE) are kept as they are",
+        kind=str, choices=PER_TYPE_GRANULARITIES, signature=None)
+
+
 @dataclass(frozen=True)
 class ModelOptions:
     """A pretrained model: BERTScore/BARTScore weights, or the judge's model."""

@@ -8,7 +8,8 @@ from typing import Sequence
 
 from gecscore.chunks.labels import ASSUMPTIONS
 from gecscore.errors import GecOptionError
-from gecscore.options import LEVELS, JudgeOptions, LayerOptions, ModelOptions, TextOptions, format_value, option, validate
+from gecscore.options import (LEVELS, JudgeOptions, LayerOptions, ModelOptions, PerTypeOptions, TextOptions, format_value,
+                              option, validate)
 
 WEIGHTINGS = ("none", "length", "similarity", "llm")
 MODEL_WEIGHTINGS = ("similarity", "llm")
@@ -40,7 +41,7 @@ def parse_alphas(alpha: str | Sequence[float] | None, level: str) -> tuple[float
 
 
 @dataclass(frozen=True)
-class ChunkOptions(TextOptions, ModelOptions, LayerOptions, JudgeOptions):
+class ChunkOptions(TextOptions, ModelOptions, LayerOptions, JudgeOptions, PerTypeOptions):
     """What CLEME and CLEME2.0 share."""
 
     level: str = option("corpus", "corpus: pool all chunks; sentence: mean of sentence scores", choices=LEVELS)

@@ -85,6 +85,12 @@ class _ChunkMetric(Metric):
         weigher = self._weigher
         if self.config.weighting == "llm" and weigher is not None:
             values.update(weigher.counts())   # llm_edits, llm_fallbacks (weight 1 for want of an answer)
+        if self.config.per_type:
+            from gecscore.chunks.per_type import chunk_categories, table_dict
+
+            values["per_type"] = table_dict(chunk_categories(detail), self.config.per_type, self.name,
+                                            alphas=getattr(self.config, "alpha", None),
+                                            beta=getattr(self.config, "beta", None))
         stats, statistic = self._statistics(detail)
         signature = self.signature_for(prepared, detail, extracted)
         return Result(self.name, signature, values, stats, statistic, detail,

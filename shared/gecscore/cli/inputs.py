@@ -129,10 +129,12 @@ def print_result(result: dict, as_json: bool) -> None:
 
 
 def print_per_type(table: dict) -> None:
-    """The per-error-type table, laid out as errant_compare -cat prints its categories."""
+    """The per-error-type table (one row per type, the columns its metric reports), laid out
+    as errant_compare -cat prints its categories."""
     print(f"  per type ({table['granularity']}, {table['rule']}):")
-    print("  " + " ".join(["Category".ljust(14), *(h.ljust(10) for h in ("TP", "FP", "FN", "P", "R")), "F"]))
-    for name, row in table["types"].items():
-        cells = [f"{row[k]:g}" if isinstance(row[k], float) else str(row[k]) for k in ("tp", "fp", "fn")]
-        print("  " + " ".join([name.ljust(14), *(c.ljust(10) for c in cells),
-                               *(str(row[k]).ljust(10) for k in ("p", "r")), str(row["f"])]))
+    rows = table["types"]
+    columns = list(next(iter(rows.values()))) if rows else []
+    print("  " + " ".join(["Category".ljust(14), *(c.upper().ljust(10) for c in columns)]).rstrip())
+    for name, row in rows.items():
+        cells = [f"{row[c]:.4g}" if isinstance(row[c], float) else str(row[c]) for c in columns]
+        print("  " + " ".join([name.ljust(14), *(c.ljust(10) for c in cells)]).rstrip())

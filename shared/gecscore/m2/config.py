@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gecscore.options import LEVELS, LayerOptions, ModelOptions, TextOptions, option, validate
+from gecscore.options import LEVELS, LayerOptions, ModelOptions, PerTypeOptions, TextOptions, option, validate
 
 BASES = ("m2", "errant")
 SCORERS = ("none", "bertscore", "bartscore")
@@ -23,7 +23,7 @@ MAX_LATTICE_CELLS = 16_000_000
 
 
 @dataclass(frozen=True)
-class PtM2Config(TextOptions, ModelOptions, LayerOptions):
+class PtM2Config(TextOptions, ModelOptions, LayerOptions, PerTypeOptions):
     """PT-M2 (Gong et al. 2022); ``scorer="none"`` is M2 (Dahlmeier and Ng 2012) / SentM2."""
 
     base: str = option("m2", "system edits by MaxMatch (m2) or ERRANT (errant: PT-ERRANT)", choices=BASES)
@@ -37,10 +37,6 @@ class PtM2Config(TextOptions, ModelOptions, LayerOptions):
     max_cells: int = option(MAX_LATTICE_CELLS, "MaxMatch: the largest (source + 1) x (hypothesis + 1) lattice of "
                                                "one sentence; a longer line is a clear error (raise this to "
                                                "score it)", minimum=1, signature=None)
-    per_type: str | None = option(
-        None, "also score per error type at this granularity: operation (M/R/U), main (NOUN, VERB:TENSE) or full "
-              "(R:NOUN), as errant_compare -cat 1/2/3; an M2 file's own types (NUCLE) are kept as they are",
-        kind=str, choices=("operation", "main", "full"), signature=None)
     segmentation: str | None = option(
         None, "MaxMatch ties between equally good edit sequences: reference (the PT-M2 reference code's: edits "
               "may widen over unchanged words; float path costs) or minimal (the smallest edits); default: "

@@ -29,9 +29,9 @@ from typing import Sequence
 
 from gecscore.errors import GecInputError
 from gecscore.m2.errant_compare import CompareOptions, compare, f_score, gold_edits, target_edits
+from gecscore.options import PER_TYPE_GRANULARITIES as GRANULARITIES
 from gecscore.types import Edit, Gold, Target
 
-GRANULARITIES = ("operation", "main", "full")
 UNKNOWN = "UNK"
 UNANNOTATED = "unannotated"
 
