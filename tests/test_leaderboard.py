@@ -187,3 +187,22 @@ def test_sentence_level_meta_evaluation_and_baseline_comparisons(tiny, capsys):
     with pytest.raises(GecInputError, match="baseline 'NOPE'"):
         run_leaderboard(load_refset(tiny / "gold.m2"), discover_systems(None, tiny / "hyp"), ["m2-corpus"],
                         progress=False, baseline="NOPE")
+
+
+def test_per_type_tables(tiny, capsys):
+    out = tiny / "out"
+    assert main(["leaderboard", "--m2", str(tiny / "gold.m2"), "--hyp-m2-dir", str(tiny / "hyp"),
+                 "--metrics", "m2-corpus", "cleme2-corpus-dep", "gleu", "--per-type", "full", "--out", str(out),
+                 "--no-plots"]) == 0
+    with (out / "per_type.csv").open() as handle:
+        rows = list(csv.DictReader(handle))
+    # the gold types both edits R:X; HALF fixes the first (TP) and misses the second (FN);
+    # WRONG changes the first wrongly (an FP of the error it addresses, R:X) and misses both
+    m2 = {r["system"]: (r["tp"], r["fp"], r["fn"]) for r in rows if r["config"] == "m2-corpus"}
+    assert m2 == {"HALF": ("1", "0", "1"), "INPUT": ("0", "0", "2"), "PERFECT": ("2", "0", "0"),
+                  "WRONG": ("0", "1", "2")}
+    cleme2 = {r["system"]: (r["tp"], r["fp_ne"], r["fn"]) for r in rows if r["config"] == "cleme2-corpus-dep"}
+    assert cleme2["WRONG"] == ("0.0", "1.0", "1.0") and cleme2["PERFECT"] == ("2.0", "0.0", "0.0")
+    assert not [r for r in rows if r["config"] == "gleu"]       # GLEU has no edits to type
+    md = (out / "leaderboard.md").read_text()
+    assert "## Per error type (full" in md and "| R:X | " in md

@@ -6,6 +6,7 @@ import importlib.util
 import sys
 
 from gecscore.extras import install_hint
+from gecscore.options import PER_TYPE_GRANULARITIES
 
 
 def register(subparsers) -> None:
@@ -46,6 +47,9 @@ def register(subparsers) -> None:
     parser.add_argument("--sentence-ties", choices=("neutral", "seeda-script", "discordant"), default="neutral",
                         help="how a metric tie counts (default neutral: neither agreement nor disagreement, "
                              "as the published SEEDA cells)")
+    parser.add_argument("--per-type", choices=PER_TYPE_GRANULARITIES,
+                        help="per-error-type tables of the M2, ERRANT, PT-M2 and CLEME configurations "
+                             "(per_type.csv and the Markdown); see gecscore pt_m2 --help")
     parser.add_argument("--baseline", metavar="SYSTEM",
                         help="compare every system with this one per metric (paired bootstrap and approximate "
                              "randomisation over sentences)")
@@ -93,7 +97,8 @@ def _run(args: argparse.Namespace) -> int:
     from gecscore.metaeval.significance import SignificanceConfig
 
     options = RunOptions(model=args.model, judge_base_url=args.judge_base_url, judge_model=args.judge_model,
-                         judge_cache=args.judge_cache, judge_concurrency=args.judge_concurrency)
+                         judge_cache=args.judge_cache, judge_concurrency=args.judge_concurrency,
+                         per_type=args.per_type)
     configure(options)
     if args.list_metrics:
         _, unavailable = resolve(None)

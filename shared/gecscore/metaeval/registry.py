@@ -37,6 +37,7 @@ class RunOptions:
     judge_backend: str = "openai"
     judge_cache: str | None = None      # None: the judge's default cache
     judge_concurrency: int = 8
+    per_type: str | None = None         # per-error-type tables of the M2 and chunk families
 
     @property
     def has_judge(self) -> bool:
@@ -227,7 +228,7 @@ def _score_chunk_metric(system: SystemData, refs: ReferenceData, *, metric: str,
     from gecscore.metric import metric_class
 
     cls = metric_class(metric)
-    config = cls.config_type(level=level, assumption=assumption, weighting=weighting)
+    config = cls.config_type(level=level, assumption=assumption, weighting=weighting, per_type=OPTIONS.per_type)
     scorer = cls(config, weigher=chunk_weigher(refs, weighting))
     result = scorer.score(prepared_for(refs, scorer), system.hypotheses(refs),
                           partitions=chunk_partitions(system, refs))
@@ -323,7 +324,8 @@ def _score_edit_metric(system: SystemData, refs: ReferenceData, *, base: str, sc
         model = similarity_model()
         pair_scorer = refs.cached(f"pair_scorer:{scorer}:{model}", lambda: make_scorer(
             scorer, model, batch_size=OPTIONS.batch_size, progress=False))
-    metric = PtM2Metric(PtM2Config(base=base, scorer=scorer, level=level), pair_scorer=pair_scorer)
+    metric = PtM2Metric(PtM2Config(base=base, scorer=scorer, level=level, per_type=OPTIONS.per_type),
+                        pair_scorer=pair_scorer)
     hypotheses = [Target(tuple(line.split()), ()) for line in system.lines(refs)] if base == "m2" \
         else system.hypotheses(refs)
     candidates = edit_candidates(system, refs, base, metric.config.segmentation)

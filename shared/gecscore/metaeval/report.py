@@ -81,6 +81,8 @@ def _write_files(board: Leaderboard, out: Path, plots: bool) -> list[Path]:
                         for config in board.configs]
     if board.bootstrap:
         written += _write_bootstrap_csv(board, out)
+    if any("per_type" in board.scores[s][c.name].details for s in board.systems for c in board.configs):
+        written.append(_write_per_type_csv(board, out / "per_type.csv"))
     path = out / "leaderboard.md"
     path.write_text(markdown(board, plots_dir="plots" if plots and board.correlations else None), encoding="utf-8")
     written.append(path)
@@ -126,6 +128,29 @@ def _write_scores_csv(board: Leaderboard, path: Path) -> Path:
         writer.writerow(["system", *(c.name for c in board.configs)])
         for system in board.systems:
             writer.writerow([system, *(repr(board.scores[system][c.name].score) for c in board.configs)])
+    return path
+
+
+def per_type_rows(board: Leaderboard) -> list[dict]:
+    """One row per (configuration, system, error type): its counts and ratios."""
+    rows = []
+    for config in board.configs:
+        for system in board.systems:
+            table = board.scores[system][config.name].details.get("per_type")
+            if table:
+                for name, cells in table["types"].items():
+                    rows.append({"config": config.name, "system": system, "granularity": table["granularity"],
+                                 "type": name, **cells})
+    return rows
+
+
+def _write_per_type_csv(board: Leaderboard, path: Path) -> Path:
+    rows = per_type_rows(board)
+    columns = list(dict.fromkeys(key for row in rows for key in row))
+    with path.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.DictWriter(handle, columns, restval="")
+        writer.writeheader()
+        writer.writerows(rows)
     return path
 
 
@@ -213,6 +238,21 @@ def markdown(board: Leaderboard, plots_dir: str | None = None) -> str:
                 interval = f"[{_fmt(c.low)}, {_fmt(c.high)}]" if c.low is not None else "-"
                 lines.append(f"| {name} | {c.system} | {_fmt(c.score_b)} | {c.delta:+.4f} | {interval} | "
                              f"{_fmt(c.p_bootstrap, 3)} | {_fmt(c.p_randomisation, 3)} |")
+    per_type = per_type_rows(board)
+    if per_type:
+        lines += ["", f"## Per error type ({per_type[0]['granularity']}; F, or CLEME2.0's score, per type; "
+                      "counts in `per_type.csv`)", ""]
+        for name in names:
+            rows = [r for r in per_type if r["config"] == name]
+            if not rows:
+                continue
+            key = "f" if "f" in rows[0] else "score"
+            types = sorted({r["type"] for r in rows})
+            cell = {(r["system"], r["type"]): r[key] for r in rows}
+            lines += [f"`{name}`:", "", "| type | " + " | ".join(order) + " |", "|---" * (len(order) + 1) + "|"]
+            lines += [f"| {t} | " + " | ".join(_fmt(cell[(s, t)]) if (s, t) in cell else "-" for s in order) + " |"
+                      for t in types]
+            lines.append("")
     if board.unavailable:
         lines += ["", "## Not available", ""]
         lines += [f"- `{name}`: {reason}" for name, reason in board.unavailable.items()]
