@@ -179,3 +179,14 @@ def test_chunk_per_type_counts_sum_to_the_headline_counts(options):
     rows = result["per_type"]["types"].values()
     for column in ("tp", "fp_ne", "fp_un", "fn"):
         assert sum(row[column] for row in rows) == pytest.approx(result[column]), column
+
+
+def test_space_panel_charts_and_tabulates_each_type():
+    pytest.importorskip("gradio")
+    from gecscore.spaces.per_type_view import option_value, per_type_html
+
+    table = gecscore.load("pt_m2", scorer="none", per_type="main").compute(*FOUR_LABELS)["per_type"]
+    html = per_type_html(table)
+    assert html.count('<tr data-type="') == len(table["types"]) == 4
+    assert 'data-bar="NOUN:INFL"' in html and "TP 1 FP 0 FN 0" in html
+    assert option_value("none") is None and option_value("full") == "full"

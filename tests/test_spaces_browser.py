@@ -158,6 +158,16 @@ def test_cleme2_space_shows_coloured_chunks_legend_and_ratios(browser, apps):
     page.wait_for_selector("#gec-view tr.gec-weights")
     assert page.locator("#gec-view tr.gec-weights td").first.is_visible()
     assert "weighting:length" in page.locator("#gec-result .gec-signature").inner_text()
+    # Per error type: a bar and a table row per type of the first example's four chunks.
+    page.get_by_label("full").check()
+    page.locator("#gec-example-0").click()
+    page.wait_for_selector('#gec-chart .gec-per-type-table tr[data-type="R:PREP"]')
+    types = page.locator("#gec-chart .gec-per-type-table tbody tr")
+    assert sorted(types.nth(i).get_attribute("data-type") for i in range(types.count())) == \
+        ["M:ADV", "R:NOUN:INFL", "R:PREP", "R:VERB:SVA"]
+    # a type with only a hit scores a1 + a2 + a3 + a4 = 1 whatever the weights
+    assert page.locator('#gec-chart .gec-per-type .gec-bar-row[data-bar="R:NOUN:INFL"] .gec-bar-value'
+                        ).inner_text() == "1.000"
     _screenshot(page, "cleme2")
     page.close()
 

@@ -12,6 +12,7 @@ import gecscore
 from gecscore.chunks.config import WEIGHTINGS
 from gecscore.chunks.config import DEFAULT_ALPHAS
 from gecscore.spaces import chunks_view
+from gecscore.spaces import per_type_view
 from gecscore.spaces.examples import FOUR_LABELS
 from gecscore.spaces.examples import THREE_SENTENCES
 from gecscore.spaces.framework import MetricSpace
@@ -44,11 +45,14 @@ def build_options() -> list:
                                    f"sentence {','.join(map(str, DEFAULT_ALPHAS['sentence']))}")
     beta = gr.Number(value=ClemeConfig.beta, label="beta (cleme: F beta)", minimum=0)
     tokenize = gr.Checkbox(value=False, label="tokenize with spaCy first (for untokenised text)")
-    return [metric, level, assumption, weighting, alpha, beta, tokenize]
+    per_type = gr.Radio(list(per_type_view.CHOICES), value="none", label="per error type",
+                        info="also a table per error type: operation (M/R/U), main (NOUN...), full (R:NOUN)")
+    return [metric, level, assumption, weighting, alpha, beta, tokenize, per_type]
 
 
-def compute(corpus, metric, level, assumption, weighting, alpha, beta, tokenize) -> Outcome:
-    options = dict(level=level, assumption=assumption, weighting=weighting, tokenize=bool(tokenize))
+def compute(corpus, metric, level, assumption, weighting, alpha, beta, tokenize, per_type="none") -> Outcome:
+    options = dict(level=level, assumption=assumption, weighting=weighting, tokenize=bool(tokenize),
+                   per_type=per_type_view.option_value(per_type))
     if metric == "cleme2":
         options["alpha"] = (alpha or "").strip() or None
     else:
@@ -60,6 +64,8 @@ def compute(corpus, metric, level, assumption, weighting, alpha, beta, tokenize)
     else:
         chart = bar_chart_html([Bar(k, contract[k], "#4263eb", "higher is better") for k in ("p", "r", "f")],
                                "Corpus: chunk precision / recall / F")
+    if "per_type" in contract:
+        chart += per_type_view.per_type_html(contract["per_type"])
     return Outcome(contract, chart, result.records())
 
 

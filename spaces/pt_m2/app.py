@@ -12,6 +12,7 @@ from gecscore.errors import GecInputError
 from gecscore.m2.config import BASES
 from gecscore.m2.config import SCORERS
 from gecscore.spaces import metric_views
+from gecscore.spaces import per_type_view
 from gecscore.spaces.examples import FOUR_LABELS
 from gecscore.spaces.examples import THREE_SENTENCES
 from gecscore.spaces.framework import MetricSpace
@@ -45,7 +46,10 @@ def build_options() -> list:
     device = gr.Textbox(label="device", placeholder="default: cuda when available, else cpu")
     max_unchanged = gr.Number(value=PtM2Config.max_unchanged_words, label="max_unchanged_words (MaxMatch)", precision=0, minimum=0)
     tokenize = gr.Checkbox(value=False, label="tokenize with spaCy first (for untokenised text)")
-    return [base, scorer, level, beta, model, num_layers, batch_size, device, max_unchanged, tokenize]
+    per_type = gr.Radio(list(per_type_view.CHOICES), value="none", label="per error type",
+                        info="also a table per ERRANT type: operation (M/R/U), main (NOUN...), full (R:NOUN); "
+                             "an M2 gold's own types are kept")
+    return [base, scorer, level, beta, model, num_layers, batch_size, device, max_unchanged, tokenize, per_type]
 
 
 def _optional_int(value, name: str):
@@ -60,17 +64,19 @@ def _optional_int(value, name: str):
 
 
 def compute(corpus, base, scorer, level, beta, model, num_layers, batch_size, device, max_unchanged,
-            tokenize) -> Outcome:
+            tokenize, per_type="none") -> Outcome:
     metric = gecscore.load("pt_m2", base=base, scorer=scorer, level=level, beta=float(beta),
                            model=(model or "").strip() or None,
                            num_layers=_optional_int(num_layers, "num_layers"),
                            batch_size=_optional_int(batch_size, "batch_size"),
                            device=(device or "").strip() or None, max_unchanged_words=int(max_unchanged),
-                           tokenize=bool(tokenize))
+                           tokenize=bool(tokenize), per_type=per_type_view.option_value(per_type))
     result = score_request(metric, corpus)
     contract = result.as_dict()
-    return Outcome(contract, metric_views.prf_chart(contract, "Corpus: weighted precision / recall / F"),
-                   result.records())
+    chart = metric_views.prf_chart(contract, "Corpus: weighted precision / recall / F")
+    if "per_type" in contract:
+        chart += per_type_view.per_type_html(contract["per_type"])
+    return Outcome(contract, chart, result.records())
 
 
 def build_view() -> list:

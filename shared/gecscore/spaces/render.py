@@ -127,6 +127,9 @@ def placeholder_html(message: str) -> str:
 
 
 CSS = """
+.gec-per-type-table { border-collapse: collapse; margin-top: 8px; font-size: 0.9em; }
+.gec-per-type-table th, .gec-per-type-table td { border: 1px solid #dee2e6; padding: 2px 8px; text-align: right; }
+.gec-per-type-table td:first-child, .gec-per-type-table th:first-child { text-align: left; }
 .gec-legend{display:flex;flex-wrap:wrap;gap:.5rem 1.25rem;align-items:center;padding:.6rem .8rem;
   border:1px solid var(--border-color-primary,#ddd);border-radius:8px;margin:.25rem 0}
 .gec-legend-title{font-weight:600;margin-right:.25rem}
