@@ -16,7 +16,6 @@ transcript that the ``replay`` backend can answer from.
 from __future__ import annotations
 
 import random
-import sys
 import threading
 import time
 from collections import Counter
@@ -24,7 +23,7 @@ from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import Sequence
 
-from tqdm import tqdm
+from gecscore.progress import bar as progress_bar
 
 from gecscore.judge.backends import JudgeBackend, OpenAIChatBackend
 from gecscore.judge.batch import BATCH_EXPORTED, BatchImport, BatchWriter, import_batch
@@ -171,8 +170,7 @@ class Judge:
                     answers[index] = answer
         elif todo:
             jobs = [(key, requests[indices[0]]) for key, indices in todo.items()]
-            with tqdm(total=len(jobs), desc=desc, unit="call", file=sys.stderr,
-                      disable=not self.progress, leave=False) as bar:
+            with progress_bar(total=len(jobs), desc=desc, unit="call", requested=self.progress) as bar:
                 if self.backend.batch_size > 1:
                     results = self._run_batched(jobs, bar)
                 else:

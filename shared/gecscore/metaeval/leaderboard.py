@@ -26,9 +26,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Mapping, Sequence
 
-from tqdm.auto import tqdm
 
 from gecscore.errors import GecInputError
+from gecscore.progress import bar as progress_bar
 from gecscore.metaeval.bootstrap import BootstrapResult, paired_bootstrap
 from gecscore.metaeval.correlation import Correlation, correlate
 from gecscore.metaeval.human import HumanScores
@@ -176,7 +176,7 @@ def score_systems(refset: RefSet, systems: Sequence[SystemSource], config_names:
     options = options or RunOptions()
     results: dict[str, dict[str, SystemScore]] = {}
     seconds: dict[str, float] = {}
-    bar = tqdm(total=len(systems), desc=f"scoring systems on {refset.name}", disable=not progress)
+    bar = progress_bar(total=len(systems), desc=f"scoring systems on {refset.name}", requested=progress)
     if jobs <= 1 or len(systems) <= 1:
         _init_worker(refset, config_names, options)
         try:
