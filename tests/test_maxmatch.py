@@ -172,7 +172,11 @@ def sentence_pair_with_gold(draw):
         end = draw(st.integers(start, min(len(source), start + 2)))
         correction = draw(st.lists(WORDS, max_size=2))
         gold.append(Edit(start, end, tuple(correction)))
-    gold.sort(key=lambda e: (e.start, e.end))
+    # One gold edit listed twice is left out: m2scorer counts such an edit twice when matched,
+    # so two equally cheap paths (delete "a" then insert "b b" at 1, or insert at 0 then delete)
+    # count 2 or 1 matches, and which one the official graph search returns depends on its
+    # arc order (found by this test: source "a", hypothesis "b b", gold (1,1,"b b") twice).
+    gold = sorted(dict.fromkeys(gold), key=lambda e: (e.start, e.end))
     return " ".join(source), " ".join(hypothesis), gold
 
 
