@@ -1,6 +1,7 @@
 """Regenerate docs/reproduction.md: our system-level correlations next to the published ones.
 
     GEC_DATA=../shared/data python scripts/reproduce.py [--jobs 2] [--work DIR]
+    GEC_DATA=../shared/data python scripts/reproduce.py --section sentence-level   # one section only
 
 Each setting is one ``gecscore leaderboard`` command (printed in the report); its
 leaderboard.json is read back and compared with the CLEME2.0 paper (Tables 1, 2, 8, 10), the
@@ -508,7 +509,12 @@ NOTES = """## Notes on the differences
   SEEDA-S) are not the pairs behind the published cells. The tie shares agree (M2: 0.161 here,
   0.164 implied by the published 0.582/0.328), so the pair counts are alike but more of them go
   the other way; a different release of the edit-based rankings is the likeliest cause; we
-  could not check it here.
+  could not check it here. The CLEME2.0 and PT-M2 rows have no published cell (DSGram Table 3
+  has none); sentence scores are each metric's at `level=sentence` (MaxMatch picks each
+  sentence's best annotator: with the corpus-level choice M2 gives 0.511/0.199 on SEEDA-S), and
+  PT-M2 weighs with the offline MiniLM (see the model-weighted rows below). The window analysis
+  correlates system-level scores (corpus M2, ERRANT, PT-M2, GLEU, CLEME2.0), as SEEDA's
+  `utils/window_analysis_system.py` does with its system-level metric scores.
 
 - **Model-weighted rows (PT-M2, SentPT-M2, PT-ERRANT, SentPT-ERRANT, CLEME2.0-sim).** Both papers
   weigh edits with BERTScore on bert-base-uncased (layer 9). That model cannot be downloaded here,
@@ -614,6 +620,28 @@ NOTES = """## Notes on the differences
 """
 
 
+SENTENCE_LEVEL_HEADING = "### Sentence level ("
+
+
+def splice_sentence_level(out: Path, section: list[str] | None = None) -> None:
+    """Replace the sentence-level section of the report ``out`` (from its heading to the next
+    ``## `` heading) with ``section`` (default: a fresh ``section_lines()``) and its notes with
+    NOTES, as a full run would write them; every other line is kept."""
+    lines = out.read_text(encoding="utf-8").split("\n")
+    try:
+        start = next(i for i, line in enumerate(lines) if line.startswith(SENTENCE_LEVEL_HEADING))
+        notes = lines.index(NOTES.splitlines()[0])
+    except (StopIteration, ValueError):
+        raise SystemExit(f"{out} has no sentence-level section or notes to replace; run the full report") from None
+    end = next((i for i in range(start + 1, notes) if lines[i].startswith("## ")), notes)
+    if section is None:
+        from seeda_sentence_level import section_lines
+
+        section = section_lines()
+    out.write_text("\n".join(lines[:start] + section + lines[end:notes] + NOTES.splitlines()) + "\n",
+                   encoding="utf-8")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--jobs", type=int, default=2)
@@ -630,6 +658,10 @@ def main() -> int:
     parser.add_argument("--judge-base-url", help="OpenAI-compatible judge endpoint: adds the DSGram and "
                                                  "CLEME2.0-llm settings")
     parser.add_argument("--judge-model", help="the judge's model name")
+    parser.add_argument("--section", choices=("sentence-level",),
+                        help="regenerate only this section of the existing --out report and its notes, "
+                             "leaving every other line as it is (sentence-level: the SEEDA sentence-level "
+                             "table and window analysis, scripts/seeda_sentence_level.py, ~2 min)")
     parser.add_argument("--demo-judge", action="store_true",
                         help="start the local test server (tests/judge_server.py, a SIMULATED judge, not an "
                              "LLM) and run the judge settings against it, to show the plumbing")
@@ -640,6 +672,10 @@ def main() -> int:
     if args.demo_judge and args.judge_base_url:
         parser.error("--demo-judge starts its own server: do not give --judge-base-url with it")
     os.environ["GEC_DATA"] = str(GEC_DATA)
+    if args.section:
+        splice_sentence_level(args.out)
+        print(f"wrote the {args.section} section and the notes of {args.out}", file=sys.stderr)
+        return 0
     work = args.work.resolve()
     work.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
@@ -678,7 +714,7 @@ def main() -> int:
         if result["run"].plots and result["board"] is not None:
             for png in (work / name / "plots").glob("*.png"):
                 shutil.copyfile(png, plots_dir / f"{name}-{png.name}")
-    from seeda_sentence_level import section_lines   # scripts/: the SEEDA sentence-level section (~15 s)
+    from seeda_sentence_level import section_lines   # scripts/: the SEEDA sentence-level section (~2 min)
 
     sentence_level = section_lines()
     total = sum(r["seconds"] for r in results.values()) if args.reuse else time.perf_counter() - started

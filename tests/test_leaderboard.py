@@ -206,3 +206,23 @@ def test_per_type_tables(tiny, capsys):
     assert not [r for r in rows if r["config"] == "gleu"]       # GLEU has no edits to type
     md = (out / "leaderboard.md").read_text()
     assert "## Per error type (full" in md and "| R:X | " in md
+
+
+def test_window_analysis(tiny, capsys):
+    out = tiny / "out"
+    assert main(["leaderboard", "--m2", str(tiny / "gold.m2"), "--hyp-m2-dir", str(tiny / "hyp"),
+                 "--metrics", "cleme2-corpus-dep", "--human", str(tiny / "human.tsv"), "--window", "3",
+                 "--out", str(out), "--no-plots"]) == 0
+    windows = json.loads((out / "leaderboard.json").read_text())["windows"]["cleme2-corpus-dep"]["human-EW"]
+    # human order PERFECT 4, HALF 3, WRONG 2, INPUT 1; metric 1, .7, .3, .4 (first test, by hand).
+    # ranks 1-3: metric 1, .7, .3 vs 4, 3, 2: r = .7 / sqrt(2 * .74/3), rho = 1;
+    # ranks 2-4: metric .7, .3, .4 vs 3, 2, 1: r = .3 / sqrt(2 * .26/3), rho = 1 - 6 * 2 / 24 = .5.
+    assert [(w["first"], w["last"], w["systems"]) for w in windows] == [
+        (1, 3, ["PERFECT", "HALF", "WRONG"]), (2, 4, ["HALF", "WRONG", "INPUT"])]
+    assert windows[0]["pearson"] == pytest.approx(0.7 / math.sqrt(2 * 0.74 / 3))
+    assert windows[0]["spearman"] == pytest.approx(1.0)
+    assert windows[1]["pearson"] == pytest.approx(0.3 / math.sqrt(2 * 0.26 / 3))
+    assert windows[1]["spearman"] == pytest.approx(0.5)
+    md = (out / "leaderboard.md").read_text()
+    assert "## Windows of human-EW (r / rho over 3 systems" in md
+    assert "| cleme2-corpus-dep | 0.997 / 1.000 | 0.721 / 0.500 |" in md

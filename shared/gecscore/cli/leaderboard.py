@@ -47,6 +47,9 @@ def register(subparsers) -> None:
     parser.add_argument("--sentence-ties", choices=("neutral", "seeda-script", "discordant"), default="neutral",
                         help="how a metric tie counts (default neutral: neither agreement nor disagreement, "
                              "as the published SEEDA cells)")
+    parser.add_argument("--window", type=int, default=0, metavar="N",
+                        help="with --human: SEEDA's window analysis, r and rho over every N systems consecutive "
+                             "in the human ranking (SEEDA uses 8; default off)")
     parser.add_argument("--per-type", choices=PER_TYPE_GRANULARITIES,
                         help="per-error-type tables of the M2, ERRANT, PT-M2 and CLEME configurations "
                              "(per_type.csv and the Markdown); see gecscore pt_m2 --help")
@@ -129,7 +132,8 @@ def _run(args: argparse.Namespace) -> int:
                                       seed=args.seed)
     board = run_leaderboard(refset, systems, args.metrics, human=human, jobs=args.jobs,
                             bootstrap=args.bootstrap, seed=args.seed, options=options, judgments=judgments,
-                            ties=args.sentence_ties, baseline=args.baseline, significance=significance)
+                            ties=args.sentence_ties, baseline=args.baseline, significance=significance,
+                            window=args.window)
     for name, reason in board.unavailable.items():
         print(f"{name}: {reason}", file=sys.stderr)
     if args.out:

@@ -33,7 +33,7 @@ from gecscore.metaeval.bootstrap import BootstrapResult, paired_bootstrap
 from gecscore.metaeval.correlation import Correlation, correlate
 from gecscore.metaeval.human import HumanScores
 from gecscore.metaeval.refsets import RefSet
-from gecscore.metaeval.sentence_level import Judgment, PairwiseAgreement, pairwise_agreement
+from gecscore.metaeval.sentence_level import Judgment, PairwiseAgreement, Window, pairwise_agreement, window_analysis
 from gecscore.metaeval.significance import Comparison, SignificanceConfig, compare_stats
 from gecscore.metaeval.registry import (REGISTRY, MetricConfig, ReferenceData, RunOptions, SystemData, SystemScore,
                                         configure, resolve)
@@ -308,6 +308,8 @@ class Leaderboard:
     # config -> judgments name -> agreement of its sentence scores with the human pairs
     sentence_level: dict[str, dict[str, PairwiseAgreement]] = field(default_factory=dict)
     sentence_ties: str = "neutral"
+    # config -> human ranking -> SEEDA's window analysis (windows of consecutive human ranks)
+    windows: dict[str, dict[str, list[Window]]] = field(default_factory=dict)
     # config -> each system against the baseline (paired bootstrap and approximate randomisation)
     significance: dict[str, list[Comparison]] = field(default_factory=dict)
     significance_options: dict[str, object] = field(default_factory=dict)
@@ -340,6 +342,9 @@ class Leaderboard:
             out["sentence_level"] = {"ties": self.sentence_ties, "configs": {
                 c: {name: agreement.as_dict() for name, agreement in by_name.items()}
                 for c, by_name in self.sentence_level.items()}}
+        if self.windows:
+            out["windows"] = {c: {h: [w.as_dict() for w in ws] for h, ws in by_h.items()}
+                              for c, by_h in self.windows.items()}
         if self.significance:
             out["significance"] = {"options": self.significance_options, "configs": {
                 c: [comparison.as_dict() for comparison in comparisons]
@@ -360,7 +365,8 @@ def run_leaderboard(refset: RefSet, systems: Sequence[SystemSource], metrics: Se
                     seed: int = 0, confidence: float = 0.95, progress: bool = True,
                     options: RunOptions | None = None,
                     judgments: Mapping[str, Sequence[Judgment]] | None = None, ties: str = "neutral",
-                    baseline: str | None = None, significance: SignificanceConfig | None = None) -> Leaderboard:
+                    baseline: str | None = None, significance: SignificanceConfig | None = None,
+                    window: int = 0) -> Leaderboard:
     """Score ``systems`` with the configurations matching ``metrics`` (all available if None);
     correlate with ``human`` rankings and bootstrap if asked. ``options``: the similarity model
     and judge endpoint of the model-backed configurations (the model is resolved here once).
@@ -370,7 +376,9 @@ def run_leaderboard(refset: RefSet, systems: Sequence[SystemSource], metrics: Se
     (:mod:`gecscore.metaeval.sentence_level`; sentence ``i`` of the reference set is sentence
     ``refset.indices[i]`` of the judgments' full set). ``baseline``: every other system against
     it, per configuration, with paired bootstrap and approximate randomisation
-    (:mod:`gecscore.metaeval.significance`; ``significance`` sets samples and seed)."""
+    (:mod:`gecscore.metaeval.significance`; ``significance`` sets samples and seed). ``window``
+    (with ``human``): SEEDA's window analysis, Pearson and Spearman over every ``window``
+    systems consecutive in each human ranking (:func:`sentence_level.window_analysis`)."""
     from dataclasses import replace
 
     from gecscore.metaeval.registry import similarity_model
@@ -400,6 +408,10 @@ def run_leaderboard(refset: RefSet, systems: Sequence[SystemSource], metrics: Se
         for config in configs:
             column = board.column(config.name)
             board.correlations[config.name] = {name: correlate(column, ranking) for name, ranking in human.items()}
+            if window:
+                board.windows[config.name] = {
+                    name: window_analysis({s: ranking.scores[s] for s in ranking.systems}, column, window)
+                    for name, ranking in human.items() if len(ranking.systems) >= window}
     if bootstrap:
         board.bootstrap_options = {"resamples": bootstrap, "seed": seed, "confidence": confidence}
         for config in configs:

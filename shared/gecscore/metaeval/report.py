@@ -226,6 +226,16 @@ def markdown(board: Leaderboard, plots_dir: str | None = None) -> str:
                 cells += [_fmt(by_set[n].accuracy, 3), _fmt(by_set[n].kendall, 3)]
             pairs = " / ".join(str(by_set[n].pairs) for n in sets)
             lines.append(f"| {name} | " + " | ".join(cells) + f" | {pairs} |")
+    for human in board.human:
+        rows = [(n, by_h[human]) for n, by_h in board.windows.items() if by_h.get(human)]
+        if rows:
+            size = len(rows[0][1][0].systems)
+            lines += ["", f"## Windows of {human} (r / rho over {size} systems consecutive in the human ranking, "
+                          "best first)", "",
+                      "| metric | " + " | ".join(f"ranks {w.first}-{w.first + size - 1}" for w in rows[0][1]) + " |",
+                      "|---" * (len(rows[0][1]) + 1) + "|"]
+            lines += [f"| {n} | " + " | ".join(f"{_fmt(w.pearson, 3)} / {_fmt(w.spearman, 3)}" for w in ws) + " |"
+                      for n, ws in rows]
     if board.significance:
         opts = board.significance_options
         lines += ["", f"## Against {opts['baseline']} (paired bootstrap, {opts['bootstrap']} resamples, "
