@@ -13,8 +13,12 @@ F1, no idf, no baseline rescaling), and compares:
 The reference code is exported from the bare snapshot (``git archive``) to a temporary folder
 and imported from there. Shims, none changing what it computes:
 
-- its ``BERTScorer`` gets the local model folder, ``num_layers=6``, ``rescale_with_baseline=False``
-  and is memoised on its (candidates, references) arguments (each pair is scored once);
+- its ``BERTScorer`` gets the local model folder, ``num_layers=6``, ``rescale_with_baseline=False``;
+  a dry run of the reference code (a recording scorer answering 0: which pairs it asks for
+  depends only on its edit sequences) lists every pair, which its own ``BERTScorer`` then scores
+  in batches of equal candidate and reference token lengths (no padding in the greedy
+  matching, so each pair scores as in a single call; the largest difference from single calls
+  on 300 pairs is printed), and the real pass reads those (``BucketedScorer``);
 - for an empty sentence its ``sent_encode`` returns [CLS] [SEP] itself (what the removed
   ``build_inputs_with_special_tokens([])`` of transformers < 5 gave; bert_score scores it 0);
 - ``compute_weight_edits`` is wrapped to record its output;
@@ -80,17 +84,71 @@ def bf_early_exit(V, E, dist, edits, verby_verbose=False):
     return sequence
 
 
-class MemoScorer:
-    """The reference ``BERTScorer`` with its ``score`` memoised (same values, each once)."""
+class RecordingScorer:
+    """A dry-run stand-in for the reference ``BERTScorer``: records every (candidate, reference)
+    pair the reference code asks for and answers 0. Which pairs it asks for depends only on the
+    edit sequences (the graph search), never on the scores, so a dry run lists them all."""
 
-    def __init__(self, scorer):
-        self.scorer, self.cache = scorer, {}
+    def __init__(self):
+        self.pairs: dict[tuple[str, str], None] = {}
 
     def score(self, cands, refs, **kwargs):
-        key = (tuple(cands), tuple(refs))
-        if key not in self.cache:
-            self.cache[key] = self.scorer.score(cands, refs, **kwargs)
-        return self.cache[key]
+        import torch
+
+        for pair in zip(cands, refs):
+            self.pairs[pair] = None
+        zeros = torch.zeros(len(cands))
+        return zeros, zeros, zeros
+
+
+class BucketedScorer:
+    """The reference ``BERTScorer``, its pairs scored ahead in batches of equal token lengths.
+
+    The reference scores one pair per call (about 2 s per sentence here). Batching pairs whose
+    candidates have one token length and whose references have one token length needs no
+    padding in bert_score's greedy matching (where a pad would score 0 against a token whose
+    best cosine is negative), so each pair's (P, R, F) is what a single call gives, up to the
+    float noise of batched matrix products (measured by :func:`check_buckets`). A pair not
+    prefilled is scored by a single call (counted in ``misses``)."""
+
+    def __init__(self, scorer, batch_size: int = 64):
+        self.scorer, self.batch_size = scorer, batch_size
+        self.values: dict[tuple[str, str], tuple[float, float, float]] = {}
+        self.misses = 0
+
+    def prefill(self, pairs) -> None:
+        from bert_score.utils import sent_encode
+
+        groups: dict[tuple[int, int], list] = {}
+        for cand, ref in pairs:
+            if (cand, ref) not in self.values:
+                key = (len(sent_encode(self.scorer._tokenizer, cand)), len(sent_encode(self.scorer._tokenizer, ref)))
+                groups.setdefault(key, []).append((cand, ref))
+        for group in groups.values():
+            for first in range(0, len(group), self.batch_size):
+                chunk = group[first:first + self.batch_size]
+                p, r, f = self.scorer.score([c for c, _ in chunk], [r for _, r in chunk], batch_size=self.batch_size)
+                for pair, values in zip(chunk, zip(p.tolist(), r.tolist(), f.tolist())):
+                    self.values[pair] = values
+
+    def score(self, cands, refs, **kwargs):
+        import torch
+
+        missing = [pair for pair in zip(cands, refs) if pair not in self.values]
+        for cand, ref in missing:
+            self.misses += 1
+            p, r, f = self.scorer.score([cand], [ref])
+            self.values[(cand, ref)] = (p[0].item(), r[0].item(), f[0].item())
+        rows = [self.values[pair] for pair in zip(cands, refs)]
+        return tuple(torch.tensor([row[k] for row in rows]) for k in range(3))
+
+
+def check_buckets(scorer, pairs, n: int = 300) -> float:
+    """Largest |F| difference between bucketed scores and one-pair calls on ``n`` pairs."""
+    sample = list(pairs)[:n]
+    bucketed = BucketedScorer(scorer)
+    bucketed.prefill(sample)
+    return max(abs(bucketed.values[pair][2] - scorer.score([pair[0]], [pair[1]])[2][0].item()) for pair in sample)
 
 
 def run_reference(ref_dir: Path, m2_path: str, hypotheses: list[str], model: str, exact_bf: bool):
@@ -128,15 +186,27 @@ def run_reference(ref_dir: Path, m2_path: str, hypotheses: list[str], model: str
     levenshtein.compute_weight_edits = recording
     if not exact_bf:
         levenshtein.best_edit_seq_bf = bf_early_exit
-    scorer = MemoScorer(BERTScorer(model_type=model, num_layers=6, lang="en", idf=False,
-                                   rescale_with_baseline=False, device="cpu"))
+    real = BERTScorer(model_type=model, num_layers=6, lang="en", idf=False, rescale_with_baseline=False,
+                      device="cpu")
+
+    def passes(scorer):
+        corpus = levenshtein.batch_multi_pre_rec_f1(hypotheses, sources, gold, references, scorer, "bertscore")
+        sentence = [levenshtein.batch_multi_pre_rec_f1_sent([h], [s], [g], [r], scorer, "bertscore")
+                    for h, s, g, r in zip(hypotheses, sources, gold, references)]
+        return corpus, sentence
+
     start = time.perf_counter()
-    corpus = levenshtein.batch_multi_pre_rec_f1(hypotheses, sources, gold, references, scorer, "bertscore")
-    sentence = [levenshtein.batch_multi_pre_rec_f1_sent([h], [s], [g], [r], scorer, "bertscore")
-                for h, s, g, r in zip(hypotheses, sources, gold, references)]
+    recorder = RecordingScorer()
+    passes(recorder)                       # dry run: the pairs the reference will ask for
+    recorded.clear()
+    scorer = BucketedScorer(real)
+    stats = {"pairs": len(recorder.pairs), "bucket_max_f_diff": check_buckets(real, recorder.pairs)}
+    scorer.prefill(recorder.pairs)
+    corpus, sentence = passes(scorer)
+    stats["misses"] = scorer.misses
     seconds = time.perf_counter() - start
     keys = [(i, a) for i, golds in enumerate(gold) for a in golds]
-    return corpus, sentence, dict(zip(keys, recorded)), seconds
+    return corpus, sentence, dict(zip(keys, recorded)), seconds, stats
 
 
 def compare_system(name: str, ref_dir: Path, data: Path, model: str, pair_scorer, limit: int | None,
@@ -153,8 +223,8 @@ def compare_system(name: str, ref_dir: Path, data: Path, model: str, pair_scorer
         with tempfile.NamedTemporaryFile("w", suffix=".m2", delete=False) as handle:
             handle.write("\n\n".join(open(m2_path, encoding="utf8").read().strip().split("\n\n")[:limit]) + "\n\n")
             m2_path = handle.name
-    corpus, sentence, recorded, ref_seconds = run_reference(ref_dir, m2_path, hypotheses, model, exact_bf)
-    out = {"system": name, "sentences": len(gold), "reference_seconds": round(ref_seconds, 1),
+    corpus, sentence, recorded, ref_seconds, stats = run_reference(ref_dir, m2_path, hypotheses, model, exact_bf)
+    out = {"system": name, "sentences": len(gold), "reference_seconds": round(ref_seconds, 1), **stats,
            "reference_code": {"pt_m2": list(corpus),
                          "sent_pt_m2": [sum(s[k] for s in sentence) / len(sentence) for k in range(3)]}}
     targets = [Target(tuple(h.split()), ()) for h in hypotheses]
@@ -219,7 +289,9 @@ def main() -> None:
                       f"ref {_prf(ref['sent_pt_m2'])} max|d| {_maxdiff(ours['sent_pt_m2'], ref['sent_pt_m2']):.1e} | "
                       f"seqs differ {ours['sequences_differ']} weights max|d| {ours['max_weight_diff']:.1e} "
                       f"(missing {ours['weights_missing']}) sentF max|d| {ours['max_sentence_f_diff']:.1e} | "
-                      f"ours {ours['seconds']}s ref {result['reference_seconds']}s", flush=True)
+                      f"ours {ours['seconds']}s ref {result['reference_seconds']}s (pairs {result['pairs']}, "
+                      f"bucketed vs single-call F max|d| {result['bucket_max_f_diff']:.1e}, "
+                      f"misses {result['misses']})", flush=True)
                 if ours["worst_weight"] != "None":
                     print("   largest weight difference (sentence, annotator, edit, ours, ref):", ours["worst_weight"])
     if args.json:
