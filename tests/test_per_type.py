@@ -190,3 +190,13 @@ def test_space_panel_charts_and_tabulates_each_type():
     assert html.count('<tr data-type="') == len(table["types"]) == 4
     assert 'data-bar="NOUN:INFL"' in html and "TP 1 FP 0 FN 0" in html
     assert option_value("none") is None and option_value("full") == "full"
+
+
+def test_a_repeated_system_edit_matched_once_is_one_tp_and_one_fp():
+    # found by the property test: "the the school" inserts "the" twice before "school"; the
+    # gold's one ArtOrDet insertion matches one of them, the other is a wrong edit of that error
+    metric, prepared = m2_metric()
+    result = metric.score(prepared, ["the the school", "He"])
+    types = result["per_type"]["types"]
+    assert (types["ArtOrDet"]["tp"], types["ArtOrDet"]["fp"]) == (1, 1)
+    assert sum(r["tp"] + r["fp"] for r in types.values()) == result["proposed"] == 5

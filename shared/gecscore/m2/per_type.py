@@ -25,6 +25,7 @@ Two counting rules, each the one its base's users know:
 """
 from __future__ import annotations
 
+from collections import Counter
 from typing import Sequence
 
 from gecscore.errors import GecInputError
@@ -109,15 +110,20 @@ def maxmatch_categories(result) -> dict[str, list[float]]:
         gold_by_key: dict = {}
         for edit in chosen.edits.gold:
             gold_by_key.setdefault(edit_key(edit), edit)
-        correct_keys = {edit_key(e) for e in chosen.edits.correct}
         for edit in chosen.edits.correct:
             add(gold_by_key.get(edit_key(edit), edit).type, 0, weight(edit))
+        # multisets: an edit listed twice (system or gold) counts twice, as in the totals
+        unmatched_system = Counter(edit_key(e) for e in chosen.edits.correct)
         for edit in chosen.edits.system:
-            if edit_key(edit) in correct_keys:
+            if unmatched_system[edit_key(edit)] > 0:
+                unmatched_system[edit_key(edit)] -= 1
                 continue
             addressed = addressed_gold(edit, chosen.edits.gold)
             add(addressed.type if addressed is not None else UNANNOTATED, 1, weight(edit))
+        unmatched_gold = Counter(edit_key(e) for e in chosen.edits.correct)
         for edit in chosen.edits.gold:
-            if edit_key(edit) not in correct_keys:
-                add(edit.type, 2, weight(edit))
+            if unmatched_gold[edit_key(edit)] > 0:
+                unmatched_gold[edit_key(edit)] -= 1
+                continue
+            add(edit.type, 2, weight(edit))
     return categories
