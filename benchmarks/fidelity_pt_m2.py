@@ -30,7 +30,7 @@ and imported from there. Shims, none changing what it computes:
 Usage::
 
     .venv/bin/python benchmarks/fidelity_pt_m2.py [--systems AMU,NTHU] [--limit N] [--exact-bf]
-        [--json out.json]
+        [--json out.json] [--table-from out.json]
 
 Environment: GEC_DATA (default ../shared/data), PTM2_REPO (default
 /work/.mirror/pygongnlp+PT-M2/repo).
@@ -265,7 +265,11 @@ def main() -> None:
     parser.add_argument("--limit", type=int, default=None, help="first N sentences only")
     parser.add_argument("--exact-bf", action="store_true", help="the reference's full Bellman-Ford passes")
     parser.add_argument("--json", default=None, help="write the comparison here")
+    parser.add_argument("--table-from", metavar="JSON", help="only print the Markdown table of a saved --json run")
     args = parser.parse_args()
+    if args.table_from:
+        print(markdown_table(json.loads(Path(args.table_from).read_text())), end="")
+        return
     data = Path(os.environ.get("GEC_DATA", Path(__file__).resolve().parents[1] / ".." / "shared" / "data"))
     if not (data / "conll14" / "official-2014.combined.m2").exists() or not Path(REPO).exists():
         sys.exit(f"needs {data}/conll14 and the reference snapshot {REPO}")
@@ -296,6 +300,25 @@ def main() -> None:
                     print("   largest weight difference (sentence, annotator, edit, ours, ref):", ours["worst_weight"])
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=1))
+    print(markdown_table(results), end="")
+
+
+def markdown_table(results: list[dict]) -> str:
+    """The comparison as a Markdown table: per system and segmentation, PT-M2 and SentPT-M2 P/R/F
+    (ours) with the largest difference from the reference code, weights, sentence F, sequences."""
+    lines = ["| system | segmentation | PT-M2 P/R/F (ours) | max d | SentPT-M2 P/R/F (ours) | max d | "
+             "weights max d | sentence F max d | sequences differing | ref / ours s |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
+    for result in results:
+        ref = result["reference_code"]
+        for segmentation in ("reference", "minimal"):
+            ours = result[segmentation]
+            lines.append(f"| {result['system']} | {segmentation} | {_prf(ours['pt_m2'])} | "
+                         f"{_maxdiff(ours['pt_m2'], ref['pt_m2']):.1e} | {_prf(ours['sent_pt_m2'])} | "
+                         f"{_maxdiff(ours['sent_pt_m2'], ref['sent_pt_m2']):.1e} | {ours['max_weight_diff']:.1e} | "
+                         f"{ours['max_sentence_f_diff']:.1e} | {ours['sequences_differ']} | "
+                         f"{result['reference_seconds']:.0f} / {ours['seconds']:.0f} |")
+    return "\n".join(lines) + "\n"
 
 
 def _prf(values) -> str:
