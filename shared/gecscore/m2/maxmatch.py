@@ -26,6 +26,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
+import numpy as np
+
+from gecscore.compiled import njit as _njit
 from gecscore.m2.config import MAX_UNCHANGED_WORDS
 from gecscore.types import Edit, Tokens
 
@@ -59,34 +62,47 @@ class EditLattice:
         return Edit(v[0], w[0], tuple(self.hypothesis[v[1]:w[1]]), tgt_start=v[1], tgt_end=w[1])
 
 
+def _token_codes(source: Sequence[str], hypothesis: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+    """The two token sequences as int64 codes (equal tokens, equal codes)."""
+    codes: dict[str, int] = {}
+    return (np.array([codes.setdefault(t, len(codes)) for t in source], dtype=np.int64),
+            np.array([codes.setdefault(t, len(codes)) for t in hypothesis], dtype=np.int64))
+
+
+@_njit(cache=True)
+def _moves_kernel(source, hypothesis, sub_cost):  # pragma: no cover - compiled
+    """Bit set of the optimal moves into every cell of the Levenshtein matrix (row 0: insertions,
+    column 0: deletions); ties keep every optimal move."""
+    n, m = source.shape[0], hypothesis.shape[0]
+    moves = np.zeros((n + 1, m + 1), dtype=np.uint8)
+    previous = np.arange(m + 1, dtype=np.int64)
+    current = np.empty(m + 1, dtype=np.int64)
+    for j in range(1, m + 1):
+        moves[0, j] = 4
+    for i in range(1, n + 1):
+        token = source[i - 1]
+        moves[i, 0] = 2
+        current[0] = i
+        left = i
+        for j in range(1, m + 1):
+            diagonal = previous[j - 1] + (0 if token == hypothesis[j - 1] else sub_cost)
+            deletion = previous[j] + 1
+            insertion = left + 1
+            best = min(diagonal, deletion, insertion)
+            moves[i, j] = (1 if diagonal == best else 0) | (2 if deletion == best else 0) \
+                | (4 if insertion == best else 0)
+            current[j] = best
+            left = best
+        previous, current = current, previous
+    return moves
+
+
 def _optimal_moves(source: Sequence[str], hypothesis: Sequence[str],
-                   sub_costs: tuple[int, ...]) -> list[list[bytearray]]:
-    """Per substitution cost, the bit set of optimal moves into every cell (i, j)."""
-    n, m = len(source), len(hypothesis)
-    tables = []
-    for sub_cost in sub_costs:
-        previous = list(range(m + 1))
-        moves = [bytearray([0] + [_INSERTION] * m)]
-        for i in range(1, n + 1):
-            token = source[i - 1]
-            current = [i] * (m + 1)
-            row = bytearray(m + 1)
-            row[0] = _DELETION
-            left = i
-            for j in range(1, m + 1):
-                diagonal = previous[j - 1] + (0 if token == hypothesis[j - 1] else sub_cost)
-                deletion = previous[j] + 1
-                insertion = left + 1
-                best = diagonal if diagonal < deletion else deletion
-                if insertion < best:
-                    best = insertion
-                row[j] = ((diagonal == best) | ((deletion == best) << 1)
-                          | ((insertion == best) << 2))
-                current[j] = left = best
-            moves.append(row)
-            previous = current
-        tables.append(moves)
-    return tables
+                   sub_costs: tuple[int, ...]) -> list[np.ndarray]:
+    """Per substitution cost, the bit set of optimal moves into every cell (i, j)
+    (``_DIAGONAL | _DELETION | _INSERTION``), as an (n + 1) x (m + 1) uint8 array."""
+    source_codes, hypothesis_codes = _token_codes(source, hypothesis)
+    return [_moves_kernel(source_codes, hypothesis_codes, sub_cost) for sub_cost in sub_costs]
 
 
 def build_lattice(source: Sequence[str], hypothesis: Sequence[str]) -> EditLattice:
@@ -100,7 +116,7 @@ def build_lattice(source: Sequence[str], hypothesis: Sequence[str]) -> EditLatti
         while stack:
             i, j = node = stack.pop()
             successors.setdefault(node, set())
-            bits = moves[i][j]
+            bits = int(moves[i, j])
             for bit, previous in ((_DIAGONAL, (i - 1, j - 1)), (_DELETION, (i - 1, j)),
                                   (_INSERTION, (i, j - 1))):
                 if bits & bit:
@@ -281,36 +297,26 @@ _EPSILON = 0.001
 _INF = float("inf")
 
 
-def _reference_backpointers(source: Tokens, hypothesis: Tokens, sub_cost: int
-                            ) -> dict[Node, list[tuple[Node, RefEdit]]]:
-    """Per cell, its optimal predecessors in the order diagonal, deletion, insertion."""
-    n, m = len(source), len(hypothesis)
-    previous = list(range(m + 1))
-    back: dict[Node, list[tuple[Node, RefEdit]]] = {}
-    for i in range(1, n + 1):
-        back[(i, 0)] = [((i - 1, 0), ("del", i - 1, i, source[i - 1], "", 0))]
-    for j in range(1, m + 1):
-        back[(0, j)] = [((0, j - 1), ("ins", j - 1, j - 1, "", hypothesis[j - 1], 0))]
-    for i in range(1, n + 1):
-        current = [i] + [0] * m
-        token = source[i - 1]
-        for j in range(1, m + 1):
-            same = token == hypothesis[j - 1]
-            diagonal = previous[j - 1] + (0 if same else sub_cost)
-            deletion, insertion = previous[j] + 1, current[j - 1] + 1
-            best = min(diagonal, deletion, insertion)
-            moves = []
-            if diagonal == best:
-                moves.append(((i - 1, j - 1), ("noop", i - 1, i, token, hypothesis[j - 1], 1) if same
-                              else ("sub", i - 1, i, token, hypothesis[j - 1], 0)))
-            if deletion == best:
-                moves.append(((i - 1, j), ("del", i - 1, i, token, "", 0)))
-            if insertion == best:
-                moves.append(((i, j - 1), ("ins", i, i, "", hypothesis[j - 1], 0)))
-            back[(i, j)] = moves
-            current[j] = best
-        previous = current
-    return back
+def _reference_predecessors(moves: np.ndarray, source: Tokens, hypothesis: Tokens, i: int, j: int
+                            ) -> list[tuple[Node, RefEdit]]:
+    """The optimal predecessors of cell (i, j), in the order diagonal, deletion, insertion, each
+    with its one-step edit. Row 0 holds insertions whose source span is (j-1, j-1), as in the
+    reference code (step 6)."""
+    if i == 0:
+        return [((0, j - 1), ("ins", j - 1, j - 1, "", hypothesis[j - 1], 0))] if j else []
+    if j == 0:
+        return [((i - 1, 0), ("del", i - 1, i, source[i - 1], "", 0))]
+    bits = int(moves[i, j])
+    out = []
+    if bits & _DIAGONAL:
+        token, corrected = source[i - 1], hypothesis[j - 1]
+        out.append(((i - 1, j - 1), ("noop", i - 1, i, token, corrected, 1) if token == corrected
+                    else ("sub", i - 1, i, token, corrected, 0)))
+    if bits & _DELETION:
+        out.append(((i - 1, j), ("del", i - 1, i, source[i - 1], "", 0)))
+    if bits & _INSERTION:
+        out.append(((i, j - 1), ("ins", i, i, "", hypothesis[j - 1], 0)))
+    return out
 
 
 def _merge(first: RefEdit, second: RefEdit) -> RefEdit:
@@ -343,12 +349,11 @@ def reference_graph(source: Sequence[str], hypothesis: Sequence[str],
     nodes: set[Node] = set()
     edges: list[tuple[Node, Node]] = []
     edits: dict[tuple[Node, Node], RefEdit] = {}
-    for sub_cost in (1, 2):
-        back = _reference_backpointers(source, hypothesis, sub_cost)
+    for moves in _optimal_moves(source, hypothesis, (1, 2)):
         seen, queue = {end}, [end]
         for v in queue:                                  # breadth-first from the end
             nodes.add(v)
-            for previous, edit in back.get(v, ()):
+            for previous, edit in _reference_predecessors(moves, source, hypothesis, *v):
                 edges.append((previous, v))
                 edits.setdefault((previous, v), edit)
                 if previous not in seen:
