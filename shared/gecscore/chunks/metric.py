@@ -42,7 +42,7 @@ class _ChunkMetric(Metric):
                 judge = config.build_judge(config.model, config.device, config.batch_size, progress=False)
             self._weigher = build_chunk_weigher(config.weighting, model=config.model, num_layers=config.num_layers,
                                                 batch_size=config.batch_size, device=config.device,
-                                                judge=judge, progress=False)
+                                                judge=judge, progress=False, precision=config.precision)
         return self._weigher
 
     def close(self) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from gecscore.chunks.labels import Label, LabelledChunks
+from gecscore.options import DEFAULT_PRECISION
 from gecscore.models.similarity import DEFAULT_MODEL, BertScoreF1, Pair, apply_span, model_label
 from gecscore.types import Chunk, ChunkPartition, Sample
 
@@ -48,13 +49,16 @@ class SimilarityChunkWeigher:
     """
 
     def __init__(self, model: str = DEFAULT_MODEL, num_layers: int | None = None, batch_size: int = 64,
-                 device: str | None = None, progress: bool = True):
+                 device: str | None = None, progress: bool = True, precision: str = DEFAULT_PRECISION):
         self.model = model
-        self.scorer = BertScoreF1(model, num_layers, batch_size, device, progress)
+        self.scorer = BertScoreF1(model, num_layers, batch_size, device, progress, precision=precision)
 
     def signature(self) -> str:
-        """The model and layer (known once the model is loaded, i.e. after weighing)."""
-        return f"model:{model_label(self.model)}|layer:{self.scorer.layer}"
+        """The model and layer (known once the model is loaded, i.e. after weighing), and the
+        precision unless fp32."""
+        precision = self.scorer.precision
+        return (f"model:{model_label(self.model)}|layer:{self.scorer.layer}"
+                + ("" if precision == DEFAULT_PRECISION else f"|precision:{precision}"))
 
     def __call__(self, samples: Sequence[Sample], partitions: Sequence[ChunkPartition],
                  labelled: Sequence[Sequence[LabelledChunks]]) -> list[list[tuple[float, ...]]]:

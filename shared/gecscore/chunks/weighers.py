@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any, Protocol, Sequence, runtime_checkable
 
 from gecscore.chunks.labels import LabelledChunks
+from gecscore.options import DEFAULT_PRECISION
 from gecscore.types import ChunkPartition, Sample
 
 
@@ -22,14 +23,15 @@ class ChunkWeigher(Protocol):
 
 def build_chunk_weigher(weighting: str, *, model: str | None = None, num_layers: int | None = None,
                         batch_size: int | None = None, device: str | None = None, judge: Any = None,
-                        progress: bool = True) -> ChunkWeigher | None:
+                        progress: bool = True, precision: str = DEFAULT_PRECISION) -> ChunkWeigher | None:
     """``similarity``: BERTScore weights (default bert-base-uncased, layer 9); ``llm``: edit
     weights 1-5 from ``judge`` (a :class:`gecscore.judge.runner.Judge`); else None."""
     if weighting == "similarity":
         from gecscore.chunks.similarity_weights import SimilarityChunkWeigher
         from gecscore.models.similarity import DEFAULT_MODEL
 
-        return SimilarityChunkWeigher(model or DEFAULT_MODEL, num_layers, batch_size or 64, device, progress)
+        return SimilarityChunkWeigher(model or DEFAULT_MODEL, num_layers, batch_size or 64, device, progress,
+                                      precision)
     if weighting == "llm":
         from gecscore.chunks.llm_weights import llm_chunk_weigher
 

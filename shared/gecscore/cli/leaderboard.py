@@ -6,7 +6,7 @@ import importlib.util
 import sys
 
 from gecscore.extras import install_hint
-from gecscore.options import PER_TYPE_GRANULARITIES
+from gecscore.options import DEFAULT_PRECISION, PER_TYPE_GRANULARITIES, PRECISIONS
 
 
 def register(subparsers) -> None:
@@ -62,6 +62,9 @@ def register(subparsers) -> None:
     parser.add_argument("--model", metavar="NAME_OR_DIR",
                         help="BERTScore model of PT-M2, PT-ERRANT and CLEME2.0-sim (default: bert-base-uncased "
                              "if in the local Hugging Face cache, else the offline all-MiniLM-L6-v2)")
+    parser.add_argument("--precision", choices=PRECISIONS, default=DEFAULT_PRECISION,
+                        help=f"that model's forward pass (default {DEFAULT_PRECISION}: exact; bf16/fp16 faster, "
+                             "approximate, in the signatures; fp16 on CUDA only)")
     parser.add_argument("--judge-base-url", metavar="URL",
                         help="OpenAI-compatible endpoint of the LLM judge (enables dsgram and cleme2-llm-*)")
     parser.add_argument("--judge-model", metavar="NAME", help="the judge's model name")
@@ -101,7 +104,7 @@ def _run(args: argparse.Namespace) -> int:
 
     options = RunOptions(model=args.model, judge_base_url=args.judge_base_url, judge_model=args.judge_model,
                          judge_cache=args.judge_cache, judge_concurrency=args.judge_concurrency,
-                         per_type=args.per_type)
+                         per_type=args.per_type, precision=args.precision)
     configure(options)
     if args.list_metrics:
         _, unavailable = resolve(None)

@@ -16,7 +16,7 @@ from gecscore.m2.config import PtM2Config
 from gecscore.m2.pt_m2 import result_values, score_pt_m2, sentence_records
 from gecscore.m2.scoring import EditCounts
 from gecscore.metric import Metric, Predictions, Prepared, Result, Signature, first_column
-from gecscore.options import format_value
+from gecscore.options import DEFAULT_PRECISION, format_value
 from gecscore.types import GoldCorpus, Target
 
 
@@ -41,11 +41,29 @@ class PtM2Metric(Metric):
         if c.scorer != "none" and self._pair_scorer is None:
             from gecscore.models.similarity import make_scorer
 
-            self._pair_scorer = make_scorer(c.scorer, c.model, c.num_layers, c.batch_size, c.device, progress=False)
+            self._pair_scorer = make_scorer(c.scorer, c.model, c.num_layers, c.batch_size, c.device, progress=False,
+                                            precision=c.precision)
         return self._pair_scorer
 
     def prepare(self, gold: GoldCorpus) -> Prepared:
-        return Prepared(gold, gold.facts())
+        """The gold; with a BERTScore scorer also the embeddings of every source and reference
+        (encoded here once, kept by the scorer for every later ``score`` call)."""
+        prepared = Prepared(gold, gold.facts())
+        self.keep_reference_side(prepared)
+        return prepared
+
+    def keep_reference_side(self, prepared: Prepared) -> None:
+        """Have the BERTScore scorer keep the embeddings of the sources and references (a no-op
+        for other scorers and for sentences already kept)."""
+        scorer = self.pair_scorer()
+        if scorer is None or not hasattr(scorer, "keep"):
+            return
+        from gecscore.m2.pt_m2 import reference_side_texts
+
+        key = f"reference_side_texts:{self.config.base}"
+        if key not in prepared.state:
+            prepared.state[key] = reference_side_texts(prepared.gold.sentences, self.config.base)
+        scorer.keep(prepared.state[key])
 
     def hypotheses(self, prepared: Prepared, predictions: Predictions) -> tuple[list[Target], bool]:
         """Hypothesis targets; ERRANT edits only where the base needs them (and not given)."""
@@ -65,6 +83,7 @@ class PtM2Metric(Metric):
         c = self.config
         hypotheses, extracted = self.hypotheses(prepared, predictions)
         gold = list(prepared.gold.sentences)
+        self.keep_reference_side(prepared)     # prepared by another config, or evicted since
         detail = score_pt_m2(gold, hypotheses, base=c.base, scorer=c.scorer, level=c.level, beta=c.beta,
                              max_unchanged_words=c.max_unchanged_words, pair_scorer=self.pair_scorer(),
                              candidates=candidates, progress=False, segmentation=c.segmentation,
@@ -104,6 +123,8 @@ class PtM2Metric(Metric):
         options.append(("tok", format_value(c.tokenize)))
         if c.base == "m2":     # after tok: older signatures keep their prefix
             options.append(("segmentation", c.segmentation))
+        if c.scorer == "bertscore" and c.precision != DEFAULT_PRECISION:
+            options.append(("precision", c.precision))
         return Signature(self.name, tuple(options), self.input_facts(prepared, extracted))
 
     def reference_key(self) -> tuple:

@@ -61,25 +61,37 @@ def errant_candidates(gold: Sequence[Gold], hypotheses: Sequence[Target]
                       ) -> list[list[AnnotatorEdits]]:
     """PT-ERRANT candidates: distinct non-UNK triples on both sides, matched exactly."""
     check_hypotheses(gold, hypotheses)
-
-    def triples(edits: Sequence[Edit]) -> tuple[Edit, ...]:
-        kept: dict[EditKey, Edit] = {}
-        for edit in edits:
-            if edit.type != UNKNOWN_TYPE and edit.start >= 0:
-                kept.setdefault(edit_key(edit), edit)
-        return tuple(kept.values())
-
     candidates = []
     for sentence, hypothesis in zip(gold, hypotheses):
-        system = triples(hypothesis.edits)
+        system = _errant_triples(hypothesis.edits)
         per_annotator = []
         for annotator, edits in gold_annotations(sentence).items():
-            reference = triples(edits)
+            reference = _errant_triples(edits)
             keys = {edit_key(edit) for edit in reference}
             correct = tuple(edit for edit in system if edit_key(edit) in keys)
             per_annotator.append(AnnotatorEdits(annotator, reference, system, correct))
         candidates.append(per_annotator)
     return candidates
+
+
+def _errant_triples(edits: Sequence[Edit]) -> tuple[Edit, ...]:
+    """The distinct (start, end, correction) edits that are not UNK-typed (first kept)."""
+    kept: dict[EditKey, Edit] = {}
+    for edit in edits:
+        if edit.type != UNKNOWN_TYPE and edit.start >= 0:
+            kept.setdefault(edit_key(edit), edit)
+    return tuple(kept.values())
+
+
+def reference_side_texts(gold: Sequence[Gold], base: str) -> list[str]:
+    """Every sentence's source and each annotator's reference as the weighting pairs them: the
+    sentences all systems are scored against (the gold edits of ``base="errant"`` without UNK)."""
+    texts: dict[str, None] = {}
+    for sentence in gold:
+        texts[" ".join(sentence.source)] = None
+        for edits in gold_annotations(sentence).values():
+            texts[_reference_text(sentence.source, _errant_triples(edits) if base == "errant" else edits)] = None
+    return list(texts)
 
 
 def _reference_text(source: Tokens, gold: Sequence[Edit]) -> str:
@@ -140,7 +152,7 @@ def score_pt_m2(gold: Sequence[Gold], hypotheses: Sequence[Target], *, base: str
                 max_unchanged_words: int = MAX_UNCHANGED_WORDS, pair_scorer=None,
                 candidates: Sequence[Sequence[AnnotatorEdits]] | None = None,
                 progress: bool = True, segmentation: str = WEIGHTED_SEGMENTATION,
-                max_cells: int | None = MAX_LATTICE_CELLS) -> PtM2Result:
+                max_cells: int | None = MAX_LATTICE_CELLS, precision: str = PtM2Config.precision) -> PtM2Result:
     """PT-M2 / PT-ERRANT (or plain M2 / ERRANT with ``scorer="none"``) of one system.
 
     ``hypotheses`` carry the hypothesis tokens (and, for ``base="errant"``, its edits).
@@ -169,7 +181,7 @@ def score_pt_m2(gold: Sequence[Gold], hypotheses: Sequence[Target], *, base: str
         from gecscore.models.similarity import make_scorer, model_label
 
         if pair_scorer is None:
-            pair_scorer = make_scorer(scorer, model, num_layers, batch_size, device, progress)
+            pair_scorer = make_scorer(scorer, model, num_layers, batch_size, device, progress, precision)
         weighted = weigh_candidates(gold, candidates, pair_scorer, level)
         options["model"] = model_label(pair_scorer.model)
         if pair_scorer.layer:
@@ -233,13 +245,22 @@ class _PairCollector:
         return [0.0] * len(pairs)
 
 
+def collect_pairs(gold: Sequence[Gold], candidates: Sequence[Sequence[AnnotatorEdits]]) -> list[tuple[str, str]]:
+    """The distinct (pseudo-sentence, reference) pairs that weighing ``candidates`` scores (the
+    level does not change them), so that several systems can be scored in one pass."""
+    collector = _PairCollector()
+    weigh_candidates(gold, candidates, collector, "corpus")
+    return list(dict.fromkeys(collector.pairs))
+
+
 def score_pt_m2_systems(gold: Sequence[Gold], systems: dict[str, Sequence[Target]], *,
                         base: str = PtM2Config.base, scorer: str = PtM2Config.scorer,
                         level: str = PtM2Config.level,
                         pair_scorer=None, model: str | None = None, num_layers: int | None = None,
                         batch_size: int | None = None, device: str | None = None,
                         max_unchanged_words: int = MAX_UNCHANGED_WORDS, progress: bool = True,
-                        segmentation: str = WEIGHTED_SEGMENTATION, **options) -> dict[str, PtM2Result]:
+                        segmentation: str = WEIGHTED_SEGMENTATION, precision: str = PtM2Config.precision,
+                        **options) -> dict[str, PtM2Result]:
     """Several systems against the same gold (a leaderboard): the pairs of all systems are
     scored in one batch, so a reference or pseudo-sentence shared by systems is encoded once."""
     if base == "m2":
@@ -252,11 +273,11 @@ def score_pt_m2_systems(gold: Sequence[Gold], systems: dict[str, Sequence[Target
         if pair_scorer is None:
             from gecscore.models.similarity import make_scorer
 
-            pair_scorer = make_scorer(scorer, model, num_layers, batch_size, device, progress)
-        collector = _PairCollector()
+            pair_scorer = make_scorer(scorer, model, num_layers, batch_size, device, progress, precision)
+        pairs: dict = {}
         for per_system in candidates.values():
-            weigh_candidates(gold, per_system, collector, level)
-        pair_scorer.score(dict.fromkeys(collector.pairs))
+            pairs.update(dict.fromkeys(collect_pairs(gold, per_system)))
+        pair_scorer.score(list(pairs))
     return {name: score_pt_m2(gold, hyps, base=base, scorer=scorer, level=level,
                               pair_scorer=pair_scorer, candidates=candidates[name],
                               max_unchanged_words=max_unchanged_words, progress=progress, **options)

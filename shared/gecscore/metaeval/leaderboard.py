@@ -4,7 +4,10 @@ Reference-side work is done once: the reference set (gold edits, optional ERRANT
 re-extraction) is loaded in the main process and handed to each worker process, which keeps
 its own reference cache and ERRANT parse cache (the sources are parsed once per worker).
 Systems are spread over ``jobs`` worker processes; within one system every configuration
-shares the hypothesis edits and CLEME's chunk partition.
+shares the hypothesis edits and CLEME's chunk partition. Model-backed configurations (PT-M2,
+PT-ERRANT, CLEME2.0-sim) always run in the main process, system after system, so one model
+encodes each distinct sentence of the run once: the sources and references once (kept by the
+scorer), a pseudo-sentence once for all systems that propose it (the pair cache).
 
 Interruptions: workers ignore SIGINT (a Ctrl-C reaches the whole process group; only the main
 process acts on it). When the main process is interrupted (KeyboardInterrupt, or SIGTERM made
@@ -24,7 +27,7 @@ from multiprocessing.connection import wait as wait_for
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Mapping, Sequence
+from typing import Iterator, Mapping, Sequence
 
 
 from gecscore.errors import GecInputError
@@ -159,12 +162,32 @@ def _limit_torch_threads(n: int) -> None:
         torch.set_num_threads(n)
 
 
-def _score_system(source: SystemSource) -> tuple[str, dict[str, SystemScore], float]:
+def _system_data(source: SystemSource) -> SystemData:
+    return SystemData(source.name, source.text_path, source.hyp_m2_path, worker_extractor)
+
+
+def _score_system(source: SystemSource, system: SystemData | None = None
+                  ) -> tuple[str, dict[str, SystemScore], float]:
     started = time.perf_counter()
     refs: ReferenceData = _WORKER["refs"]
-    system = SystemData(source.name, source.text_path, source.hyp_m2_path, worker_extractor)
+    system = system or _system_data(source)
     scores = {name: REGISTRY[name].score(system, refs) for name in _WORKER["configs"]}
     return source.name, scores, time.perf_counter() - started
+
+
+def _score_in_main(systems: Sequence[SystemSource], bar) -> Iterator[tuple[str, dict[str, SystemScore], float]]:
+    """Every system, in this process, after each configuration's ``prefetch`` over all of them
+    (model-backed ones score the distinct pairs of the whole run in one pass: full batches)."""
+    refs: ReferenceData = _WORKER["refs"]
+    data = [_system_data(source) for source in systems]
+    started = time.perf_counter()
+    for name in _WORKER["configs"]:
+        if REGISTRY[name].prefetch is not None:
+            REGISTRY[name].prefetch(data, refs)
+    shared = (time.perf_counter() - started) / max(1, len(systems))   # spread over the systems
+    for source, system in zip(systems, data):
+        name, scores, elapsed = _score_system(source, system)
+        yield name, scores, elapsed + shared
 
 
 def score_systems(refset: RefSet, systems: Sequence[SystemSource], config_names: Sequence[str],
@@ -174,27 +197,34 @@ def score_systems(refset: RefSet, systems: Sequence[SystemSource], config_names:
     import os
 
     options = options or RunOptions()
-    results: dict[str, dict[str, SystemScore]] = {}
-    seconds: dict[str, float] = {}
-    bar = progress_bar(total=len(systems), desc=f"scoring systems on {refset.name}", requested=progress)
-    if jobs <= 1 or len(systems) <= 1:
-        _init_worker(refset, config_names, options)
+    results: dict[str, dict[str, SystemScore]] = {s.name: {} for s in systems}
+    seconds: dict[str, float] = dict.fromkeys(results, 0.0)
+    parallel = jobs > 1 and len(systems) > 1
+    # Model-backed configurations run in this process, whatever ``jobs`` is: one model, its
+    # kept reference side and pair cache shared by every system (a worker each would encode
+    # the same sentences again), with all the CPU threads.
+    in_main = [n for n in config_names if not parallel or REGISTRY[n].needs == "model"]
+    in_workers = [n for n in config_names if n not in in_main]
+    passes = (len(in_workers) > 0) + (len(in_main) > 0)
+    bar = progress_bar(total=len(systems) * passes, desc=f"scoring systems on {refset.name}", requested=progress)
+    if in_workers:
+        initargs = (refset, in_workers, options, max(1, (os.cpu_count() or 1) // jobs), True)
+        with contextlib.closing(run_in_workers(systems, min(jobs, len(systems)), initargs)) as done:
+            for name, scores, elapsed in done:  # closing: the workers are stopped whatever happens
+                results[name].update(scores)
+                seconds[name] += elapsed
+                bar.update()
+    if in_main:
+        _init_worker(refset, in_main, options)
         try:
-            for source in systems:
-                name, scores, elapsed = _score_system(source)
-                results[name], seconds[name] = scores, elapsed
+            for name, scores, elapsed in _score_in_main(systems, bar):
+                results[name].update(scores)
+                seconds[name] += elapsed
                 bar.update()
         finally:
             _WORKER.clear()
-    else:
-        initargs = (refset, list(config_names), options, max(1, (os.cpu_count() or 1) // jobs), True)
-        with contextlib.closing(run_in_workers(systems, min(jobs, len(systems)), initargs)) as done:
-            for name, scores, elapsed in done:  # closing: the workers are stopped whatever happens
-                results[name], seconds[name] = scores, elapsed
-                bar.update()
     bar.close()
-    order = [s.name for s in systems]
-    return {n: results[n] for n in order}, {n: seconds[n] for n in order}
+    return ({name: {c: results[name][c] for c in config_names} for name in results}, seconds)
 
 
 def _worker_main(conn, initargs: tuple) -> None:

@@ -23,6 +23,7 @@ import numpy as np
 
 from gecscore.errors import GecInputError
 from gecscore.metaeval.refsets import RefSet
+from gecscore.options import DEFAULT_PRECISION
 from gecscore.types import Sample, Target
 
 
@@ -32,6 +33,7 @@ class RunOptions:
 
     model: str | None = None            # BERTScore model for PT-M2 / CLEME2.0-sim (None: resolved)
     batch_size: int = 64
+    precision: str = DEFAULT_PRECISION  # BERTScore forward pass (fp32 exact; bf16/fp16 approximate)
     judge_base_url: str | None = None   # OpenAI-compatible endpoint for DSGram / CLEME2.0-llm
     judge_model: str | None = None
     judge_backend: str = "openai"
@@ -173,6 +175,9 @@ class MetricConfig:
     description: str
     score: Callable[[SystemData, ReferenceData], SystemScore]
     needs: str = ""    # "", "model" (a BERTScore model) or "judge" (an LLM judge endpoint)
+    # Work over all systems before any is scored (in the main process), e.g. every model pair
+    # of the run scored in one pass; the per-system ``score`` then finds it in the caches.
+    prefetch: Callable[[Sequence[SystemData], ReferenceData], None] | None = None
 
 
 REGISTRY: dict[str, MetricConfig] = {}
@@ -256,8 +261,8 @@ def chunk_weigher(refs: ReferenceData, weighting: str):
 
     if weighting == "similarity":
         model = similarity_model()
-        return refs.cached(f"weigher:similarity:{model}", lambda: build_chunk_weigher(
-            "similarity", model=model, batch_size=OPTIONS.batch_size, progress=False))
+        return refs.cached(f"weigher:similarity:{model}:{OPTIONS.precision}", lambda: build_chunk_weigher(
+            "similarity", model=model, batch_size=OPTIONS.batch_size, progress=False, precision=OPTIONS.precision))
     if weighting == "llm":
         return refs.cached("weigher:llm", lambda: build_chunk_weigher("llm", judge=judge(refs), progress=False))
     return None
@@ -310,10 +315,8 @@ def edit_candidates(system: SystemData, refs: ReferenceData, base: str, segmenta
     return system.cached("candidates:errant", lambda: errant_candidates(gold, system.hypotheses(refs)))
 
 
-def _score_edit_metric(system: SystemData, refs: ReferenceData, *, base: str, scorer: str,
-                       level: str) -> SystemScore:
-    from dataclasses import replace
-
+def _edit_metric(refs: ReferenceData, base: str, scorer: str, level: str):
+    """The PT-M2 family metric of a configuration, its model scorer shared by the process."""
     from gecscore.m2.config import PtM2Config
     from gecscore.m2.metric import PtM2Metric
 
@@ -322,10 +325,33 @@ def _score_edit_metric(system: SystemData, refs: ReferenceData, *, base: str, sc
         from gecscore.models.similarity import make_scorer
 
         model = similarity_model()
-        pair_scorer = refs.cached(f"pair_scorer:{scorer}:{model}", lambda: make_scorer(
-            scorer, model, batch_size=OPTIONS.batch_size, progress=False))
-    metric = PtM2Metric(PtM2Config(base=base, scorer=scorer, level=level, per_type=OPTIONS.per_type),
-                        pair_scorer=pair_scorer)
+        pair_scorer = refs.cached(f"pair_scorer:{scorer}:{model}:{OPTIONS.precision}", lambda: make_scorer(
+            scorer, model, batch_size=OPTIONS.batch_size, progress=False, precision=OPTIONS.precision))
+    return PtM2Metric(PtM2Config(base=base, scorer=scorer, level=level, per_type=OPTIONS.per_type,
+                                 precision=OPTIONS.precision), pair_scorer=pair_scorer)
+
+
+def _prefetch_edit_weights(systems: Sequence[SystemData], refs: ReferenceData, *, base: str, scorer: str,
+                           level: str) -> None:
+    """Every system's edits, then every (pseudo-sentence, reference) pair of all systems scored
+    in one pass: each distinct sentence of the run is encoded once, in full batches."""
+    from gecscore.m2.pt_m2 import collect_pairs
+
+    metric = _edit_metric(refs, base, scorer, level)
+    metric.keep_reference_side(prepared_for(refs, metric))
+    gold = refs.refset.sentences
+    pairs: dict = {}
+    for system in systems:
+        candidates = edit_candidates(system, refs, base, metric.config.segmentation)
+        pairs.update(dict.fromkeys(collect_pairs(gold, candidates)))
+    metric.pair_scorer().score(list(pairs))
+
+
+def _score_edit_metric(system: SystemData, refs: ReferenceData, *, base: str, scorer: str,
+                       level: str) -> SystemScore:
+    from dataclasses import replace
+
+    metric = _edit_metric(refs, base, scorer, level)
     hypotheses = [Target(tuple(line.split()), ()) for line in system.lines(refs)] if base == "m2" \
         else system.hypotheses(refs)
     candidates = edit_candidates(system, refs, base, metric.config.segmentation)
@@ -345,8 +371,10 @@ def _register_edit_metrics() -> None:
             ("pt_errant", "errant", "bertscore", "PT-ERRANT (BERTScore-weighted ERRANT edits)", "model")):
         for level in ("corpus", "sentence"):
             prefix = "Sent" if level == "sentence" else ""
+            prefetch = partial(_prefetch_edit_weights, base=base, scorer=scorer, level=level) if needs else None
             register(MetricConfig(f"{name}-{level}", name, f"{prefix}{label}",
-                                  partial(_score_edit_metric, base=base, scorer=scorer, level=level), needs))
+                                  partial(_score_edit_metric, base=base, scorer=scorer, level=level), needs,
+                                  prefetch))
 
 
 _register_edit_metrics()

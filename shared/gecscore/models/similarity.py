@@ -19,18 +19,23 @@ reference as encoder input.
 from __future__ import annotations
 
 import os
+from collections import OrderedDict
 from typing import Iterable, Sequence
 
 
 from gecscore.errors import MissingModelError
+from gecscore.options import DEFAULT_PRECISION, PRECISIONS
 from gecscore.progress import bar
 
 DEFAULT_MODEL = "bert-base-uncased"
 DEFAULT_BART_MODEL = "facebook/bart-base"
 SCORERS = ("bertscore", "bartscore")
+# Kept reference-side embeddings (BertScoreF1.keep): CoNLL-2014's 1,312 sources and 2,624
+# references take about 200 MB with a 384-dimensional model, 400 MB with bert-base.
+DEFAULT_KEEP_BYTES = 2 << 30
 
 Pair = tuple[str, str]            # (candidate, reference)
-_CACHE: dict[tuple[str, str, int], dict] = {}
+_CACHE: dict[str, dict] = {}     # scorer name (kind, model, layer, precision) -> pair scores
 
 
 def local_minilm_dir() -> str | None:
@@ -126,7 +131,7 @@ class _CachedPairScorer:
             return []
         self._load()
         keys = self._keys(pairs)
-        cache = _CACHE.setdefault((self.kind, self.model, self.layer), {})
+        cache = _CACHE.setdefault(self.name, {})
         todo = [key for key in dict.fromkeys(keys) if key not in cache]
         if todo:
             cache.update(zip(todo, self._score(todo)))
@@ -145,24 +150,46 @@ class _CachedPairScorer:
 
 
 class BertScoreF1(_CachedPairScorer):
-    """BERTScore F1 of (candidate, reference) pairs; each distinct sentence is encoded once
-    per block of ``block_sentences`` sentences (pairs are grouped by reference)."""
+    """BERTScore F1 of (candidate, reference) pairs.
+
+    Work done once: each distinct sentence of a :meth:`score` call is encoded once (the
+    references first, then the candidates by token length, ``block_sentences`` at a time);
+    sentences given to :meth:`keep` (the reference side: references and sources) keep their
+    embeddings across calls, up to ``keep_bytes``, least recently kept first out; a pair's
+    score is cached for the process (:func:`clear_cache`). Sentences are encoded in
+    batches of one token length (no padding, so no attention mask: each sentence is computed
+    as on its own), under ``torch.inference_mode``, the model cut after layer ``num_layers``.
+
+    ``precision``: ``fp32`` (exact, the default) or an approximate ``bf16`` / ``fp16`` forward
+    pass (fp16 on CUDA only); the embeddings are cast back to fp32 before the matching.
+    """
 
     kind = "bertscore"
 
     def __init__(self, model: str = DEFAULT_MODEL, num_layers: int | None = None,
                  batch_size: int = 64, device: str | None = None, progress: bool = True,
-                 block_sentences: int = 2048):
+                 block_sentences: int = 2048, precision: str = DEFAULT_PRECISION,
+                 keep_bytes: int = DEFAULT_KEEP_BYTES):
         super().__init__(model, batch_size, device, progress)
+        if precision not in PRECISIONS:
+            raise ValueError(f"unknown precision {precision!r}; expected one of: {', '.join(PRECISIONS)}")
         self.num_layers = num_layers
         self.block_sentences = block_sentences
+        self.precision = precision
+        self.keep_bytes = keep_bytes
         self._model = None
         self._ids: dict[str, tuple[int, ...]] = {}
+        self._kept: OrderedDict[tuple[int, ...], tuple] = OrderedDict()
+        self._kept_bytes = 0
 
     @property
     def layer(self) -> int:
         self._load()
         return self.num_layers
+
+    @property
+    def name(self) -> str:
+        return super().name + ("" if self.precision == DEFAULT_PRECISION else f":{self.precision}")
 
     def _load(self) -> None:
         if self._model is not None:
@@ -181,14 +208,19 @@ class BertScoreF1(_CachedPairScorer):
         if not 1 <= self.num_layers <= config.num_hidden_layers:   # layer 0 = embeddings: unsupported
             raise ValueError(f"num_layers must be in 1..{config.num_hidden_layers} for {self.model}, "
                              f"got {self.num_layers}")
-        encoder = getattr(model, "encoder", None)
-        if encoder is not None and hasattr(encoder, "layer"):   # skip layers above the one used
-            import torch
+        import torch
 
+        encoder = getattr(model, "encoder", None)
+        # A BERT-like encoder is cut after the layer used: its last hidden state is that layer's.
+        self._cut = encoder is not None and hasattr(encoder, "layer")
+        if self._cut:
             encoder.layer = torch.nn.ModuleList(list(encoder.layer)[:self.num_layers])
         self.device = _torch_device(self.device_name)
+        if self.precision == "fp16" and not str(self.device).startswith("cuda"):
+            raise ValueError("precision fp16 needs a CUDA device (--device cuda); use bf16 on the CPU")
+        dtype = {"fp32": torch.float32, "bf16": torch.bfloat16, "fp16": torch.float16}[self.precision]
         self._tokenizer = tokenizer
-        self._model = model.eval().to(self.device)
+        self._model = model.eval().to(device=self.device, dtype=dtype)
         limit = getattr(config, "max_position_embeddings", 512)
         self._max_length = min(tokenizer.model_max_length or limit, limit)
         self._special = {i for i in (tokenizer.cls_token_id, tokenizer.sep_token_id) if i is not None}
@@ -196,72 +228,109 @@ class BertScoreF1(_CachedPairScorer):
     def _keys(self, pairs: list[Pair]) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
         """Pairs of token-id sequences: sentences that tokenise alike (e.g. differ only in case
         for an uncased model) share one embedding and score exactly alike."""
-        new = [s for s in dict.fromkeys(text for pair in pairs for text in pair) if s not in self._ids]
+        self._tokenize([text for pair in pairs for text in pair])
+        return [(self._ids[c], self._ids[r]) for c, r in pairs]
+
+    def _tokenize(self, texts: Iterable[str]) -> None:
+        new = [s for s in dict.fromkeys(texts) if s not in self._ids]
         if new:
             encoded = self._tokenizer([s.strip() for s in new], add_special_tokens=True,
                                       truncation=True, max_length=self._max_length)["input_ids"]
             self._ids.update(zip(new, map(tuple, encoded)))
-        return [(self._ids[c], self._ids[r]) for c, r in pairs]
+
+    def keep(self, texts: Iterable[str]) -> int:
+        """Encode ``texts`` (those not kept yet) and keep their embeddings for later calls: the
+        reference side of a corpus, scored against every system. Returns how many were encoded."""
+        self._load()
+        texts = list(texts)
+        self._tokenize(texts)
+        ids = list(dict.fromkeys(self._ids[t] for t in texts))
+        for key in ids:
+            if key in self._kept:
+                self._kept.move_to_end(key)
+        new = [key for key in ids if key not in self._kept]
+        if new:
+            with bar(total=len(new), desc="BERTScore reference side", unit="sent",
+                     requested=self.progress) as progress:
+                embedded = self._embed(new, progress)
+            for key in new:
+                self._keep(key, embedded[key])
+        return len(new)
+
+    def _keep(self, key: tuple[int, ...], value: tuple) -> None:
+        size = value[0].numel() * value[0].element_size() + value[1].numel() * value[1].element_size()
+        if size > self.keep_bytes:
+            return
+        self._kept[key] = value
+        self._kept_bytes += size
+        while self._kept_bytes > self.keep_bytes:
+            _, (emb, weights) = self._kept.popitem(last=False)
+            self._kept_bytes -= emb.numel() * emb.element_size() + weights.numel() * weights.element_size()
+
+    @property
+    def kept(self) -> int:
+        """How many sentences have kept embeddings."""
+        return len(self._kept)
 
     def _score(self, pairs: list) -> list[float]:
-        blocks = self._blocks(pairs)
-        total = sum(len(sentences) for sentences, _ in blocks)
+        """Each distinct sentence encoded once: the references first (or taken from those kept),
+        then the other candidates in order of token length, ``block_sentences`` at a time, each
+        block's pairs matched before the next is encoded (so batches are full and only one
+        block of candidate embeddings is held)."""
+        references = list(dict.fromkeys(r for _, r in pairs))
+        by_candidate: dict = {}
+        for pair in pairs:
+            by_candidate.setdefault(pair[0], []).append(pair)
+        total = len(set(references) | by_candidate.keys())
         scores: dict = {}
         with bar(total=total, desc=f"BERTScore ({os.path.basename(self.model.rstrip('/'))})", unit="sent",
                  requested=self.progress) as progress:
-            for sentences, block_pairs in blocks:
-                embedded = self._embed(sentences, progress)
-                scores.update(zip(block_pairs, self._f1(block_pairs, embedded)))
+            embedded = {r: self._kept[r] for r in references if r in self._kept}
+            progress.update(len(embedded))
+            embedded.update(self._embed([r for r in references if r not in embedded], progress))
+            ready = [c for c in by_candidate if c in embedded or c in self._kept]
+            for c in ready:
+                embedded.setdefault(c, self._kept.get(c))
+            progress.update(sum(c not in references for c in ready))
+            block_pairs = [pair for c in ready for pair in by_candidate[c]]
+            scores.update(zip(block_pairs, self._f1(block_pairs, embedded)))
+            rest = sorted((c for c in by_candidate if c not in embedded), key=len)
+            for first in range(0, len(rest), self.block_sentences):
+                block = rest[first:first + self.block_sentences]
+                candidates = self._embed(block, progress)
+                block_pairs = [pair for c in block for pair in by_candidate[c]]
+                scores.update(zip(block_pairs, self._f1(block_pairs, {**embedded, **candidates})))
         return [scores[pair] for pair in pairs]
 
-    def _blocks(self, pairs: list) -> list[tuple[list, list]]:
-        """Pairs grouped by reference (first-appearance order), cut into blocks of at most
-        ``block_sentences`` distinct sentences."""
-        by_reference: dict = {}
-        for pair in pairs:
-            by_reference.setdefault(pair[1], []).append(pair)
-        blocks, sentences, block_pairs = [], {}, []
-        for reference, group in by_reference.items():
-            needed = {reference, *(c for c, _ in group)} - sentences.keys()
-            if sentences and len(sentences) + len(needed) > self.block_sentences:
-                blocks.append((list(sentences), block_pairs))
-                sentences, block_pairs = {}, []
-            sentences.update(dict.fromkeys([reference, *(c for c, _ in group)]))
-            block_pairs.extend(group)
-        if block_pairs:
-            blocks.append((list(sentences), block_pairs))
-        return blocks
-
     def _embed(self, sentences: list[tuple[int, ...]], progress) -> dict[tuple[int, ...], tuple]:
-        """Token-id sequence -> (normalised layer embeddings, token weights), in length-sorted
-        batches."""
+        """Token-id sequence -> (L2-normalised fp32 embeddings of layer ``num_layers``, token
+        weights), in batches of at most ``batch_size`` sentences of one token length."""
         import torch
 
-        ids = sentences
-        order = sorted(range(len(ids)), key=lambda k: len(ids[k]))
-        pad = self._tokenizer.pad_token_id or 0
+        by_length: dict[int, list[tuple[int, ...]]] = {}
+        for ids in sentences:
+            by_length.setdefault(len(ids), []).append(ids)
         embedded = {}
-        for first in range(0, len(order), self.batch_size):
-            batch = order[first:first + self.batch_size]
-            width = max(len(ids[k]) for k in batch)
-            input_ids = torch.full((len(batch), width), pad, dtype=torch.long)
-            mask = torch.zeros((len(batch), width), dtype=torch.long)
-            for row, k in enumerate(batch):
-                input_ids[row, :len(ids[k])] = torch.tensor(ids[k])
-                mask[row, :len(ids[k])] = 1
-            with torch.no_grad():
-                output = self._model(input_ids=input_ids.to(self.device),
-                                     attention_mask=mask.to(self.device), output_hidden_states=True)
-            hidden = output.hidden_states[self.num_layers]
-            hidden = hidden / hidden.norm(dim=-1, keepdim=True)
-            for row, k in enumerate(batch):
-                length = len(ids[k])
-                weights = torch.tensor([0.0 if t in self._special else 1.0 for t in ids[k]],
-                                       device=self.device)
-                embedded[sentences[k]] = (hidden[row, :length], weights)
-            self.sentences_encoded += len(batch)
-            self.forward_batches += 1
-            progress.update(len(batch))
+        with torch.inference_mode():
+            for length in sorted(by_length):
+                group = by_length[length]
+                for first in range(0, len(group), self.batch_size):
+                    batch = group[first:first + self.batch_size]
+                    input_ids = torch.tensor(batch, dtype=torch.long, device=self.device)
+                    if self._cut:
+                        hidden = self._model(input_ids=input_ids).last_hidden_state
+                    else:
+                        hidden = self._model(input_ids=input_ids, output_hidden_states=True
+                                             ).hidden_states[self.num_layers]
+                    hidden = hidden.float()
+                    hidden = hidden / hidden.norm(dim=-1, keepdim=True)
+                    weights = torch.tensor([[0.0 if t in self._special else 1.0 for t in ids] for ids in batch],
+                                           device=self.device)
+                    for row, ids in enumerate(batch):
+                        embedded[ids] = (hidden[row].clone(), weights[row].clone())
+                    self.sentences_encoded += len(batch)
+                    self.forward_batches += 1
+                    progress.update(len(batch))
         return embedded
 
     def _f1(self, pairs: list, embedded: dict) -> list[float]:
@@ -274,20 +343,21 @@ class BertScoreF1(_CachedPairScorer):
 
         scores = []
         step = max(self.batch_size, 256)
-        for first in range(0, len(pairs), step):
-            batch = pairs[first:first + step]
-            cands = [embedded[c] for c, _ in batch]
-            refs = [embedded[r] for _, r in batch]
-            c_emb, c_mask, c_w = _padded(cands)
-            r_emb, r_mask, r_w = _padded(refs)
-            sim = torch.bmm(c_emb, r_emb.transpose(1, 2))
-            sim = sim.masked_fill(torch.bmm(c_mask.unsqueeze(2), r_mask.unsqueeze(1)) == 0, -2.0)
-            precision = (sim.max(dim=2)[0] * c_w).sum(dim=1) / c_w.sum(dim=1)
-            recall = (sim.max(dim=1)[0] * r_w).sum(dim=1) / r_w.sum(dim=1)
-            f1 = 2 * precision * recall / (precision + recall)
-            empty = (c_w.sum(dim=1) == 0) | (r_w.sum(dim=1) == 0)
-            f1 = torch.nan_to_num(f1.masked_fill(empty, 0.0), nan=0.0)
-            scores.extend(f1.tolist())
+        with torch.inference_mode():
+            for first in range(0, len(pairs), step):
+                batch = pairs[first:first + step]
+                cands = [embedded[c] for c, _ in batch]
+                refs = [embedded[r] for _, r in batch]
+                c_emb, c_mask, c_w = _padded(cands)
+                r_emb, r_mask, r_w = _padded(refs)
+                sim = torch.bmm(c_emb, r_emb.transpose(1, 2))
+                sim = sim.masked_fill(torch.bmm(c_mask.unsqueeze(2), r_mask.unsqueeze(1)) == 0, -2.0)
+                precision = (sim.max(dim=2)[0] * c_w).sum(dim=1) / c_w.sum(dim=1)
+                recall = (sim.max(dim=1)[0] * r_w).sum(dim=1) / r_w.sum(dim=1)
+                f1 = 2 * precision * recall / (precision + recall)
+                empty = (c_w.sum(dim=1) == 0) | (r_w.sum(dim=1) == 0)
+                f1 = torch.nan_to_num(f1.masked_fill(empty, 0.0), nan=0.0)
+                scores.extend(f1.tolist())
         return scores
 
 
@@ -367,12 +437,15 @@ class BartScore(_CachedPairScorer):
 
 def make_scorer(scorer: str = "bertscore", model: str | None = None, num_layers: int | None = None,
                 batch_size: int | None = None, device: str | None = None,
-                progress: bool = True) -> _CachedPairScorer:
+                progress: bool = True, precision: str = DEFAULT_PRECISION) -> _CachedPairScorer:
     """A pair scorer by name: ``bertscore`` (default model bert-base-uncased) or ``bartscore``
-    (default facebook/bart-base)."""
+    (default facebook/bart-base, fp32 only)."""
     if scorer == "bertscore":
-        return BertScoreF1(model or DEFAULT_MODEL, num_layers, batch_size or 64, device, progress)
+        return BertScoreF1(model or DEFAULT_MODEL, num_layers, batch_size or 64, device, progress,
+                           precision=precision)
     if scorer == "bartscore":
+        if precision != DEFAULT_PRECISION:
+            raise ValueError(f"precision {precision!r} is for BERTScore; BARTScore runs in fp32")
         return BartScore(model or DEFAULT_BART_MODEL, batch_size or 16, device, progress)
     raise ValueError(f"unknown scorer {scorer!r}; expected one of: {', '.join(SCORERS)}")
 
