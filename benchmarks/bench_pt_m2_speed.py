@@ -17,6 +17,8 @@ largest difference of P, R and F0.5 from (2) over the 13 systems and both levels
 (4) The floor: in this process, the run's distinct sentences (sources and references, kept
 once; then every distinct pseudo-sentence of all 13 systems) encoded once each, timed by phase.
 The model's share of the run cannot go below that time on this machine (fp32).
+(5) The forward-pass settings chosen between (padding, inference mode, batch size, threads),
+in ms per sentence on a fixed sample.
 
 Reads GEC_DATA (default ../shared/data); exits with a message when CoNLL-2014 is absent.
 """
@@ -70,6 +72,13 @@ def largest_difference(a: dict, b: dict) -> tuple[float, str]:
     return worst, where
 
 
+def same_ranking(a: dict, b: dict) -> bool:
+    """Whether both boards order the systems alike by F0.5, for every configuration."""
+    def order(board: dict, config: str) -> list[str]:
+        return sorted(board["systems"], key=lambda s: -board["systems"][s][config]["score"])
+    return all(order(a, c) == order(b, c) for c in CONFIGS)
+
+
 def floor(root: Path, model: str) -> None:
     """The run's distinct sentences, each encoded once, timed by phase (this tree, fp32)."""
     from gecscore.io.m2 import read_m2
@@ -114,6 +123,59 @@ def floor(root: Path, model: str) -> None:
           f"with MaxMatch and the load {keep + score + maxmatch + load:.1f} s")
 
 
+def forward_settings(root: Path, model: str, n: int = 2000) -> None:
+    """ms per sentence of the forward pass alone on ``n`` sentences of the run (the sources and
+    references, for a fixed sample), under each setting this tree chose between."""
+    import random
+
+    import torch
+    from transformers import AutoModel, AutoTokenizer
+
+    from gecscore.io.m2 import read_m2
+    from gecscore.m2.pt_m2 import reference_side_texts
+
+    texts = reference_side_texts(read_m2(root / "conll14" / "official-2014.combined.m2"), "m2")
+    sample = random.Random(0).sample(texts, min(n, len(texts)))
+    tokenizer = AutoTokenizer.from_pretrained(model)
+    ids = sorted((tuple(x) for x in tokenizer(sample)["input_ids"]), key=len)
+    network = AutoModel.from_pretrained(model).eval()
+    threads = torch.get_num_threads()
+
+    def run(label: str, batch_size: int, equal_lengths: bool, inference: bool, n_threads: int) -> None:
+        torch.set_num_threads(n_threads)
+        if equal_lengths:
+            groups: dict[int, list] = {}
+            for x in ids:
+                groups.setdefault(len(x), []).append(x)
+            batches = [g[i:i + batch_size] for g in groups.values() for i in range(0, len(g), batch_size)]
+        else:
+            batches = [ids[i:i + batch_size] for i in range(0, len(ids), batch_size)]
+        context = torch.inference_mode if inference else torch.no_grad
+        start = time.perf_counter()
+        with context():
+            for batch in batches:
+                width = max(map(len, batch))
+                input_ids = torch.zeros((len(batch), width), dtype=torch.long)
+                mask = torch.zeros((len(batch), width), dtype=torch.long)
+                for row, x in enumerate(batch):
+                    input_ids[row, :len(x)] = torch.tensor(x)
+                    mask[row, :len(x)] = 1
+                if equal_lengths:
+                    network(input_ids=input_ids)
+                else:
+                    network(input_ids=input_ids, attention_mask=mask, output_hidden_states=True)
+        elapsed = time.perf_counter() - start
+        print(f"{label:64s} {1000 * elapsed / len(ids):6.2f} ms/sentence")
+
+    print(f"\n## Forward-pass settings ({len(ids)} reference-side sentences, fp32, {threads} threads unless said)")
+    run("before: length-sorted padded batches of 64, no_grad", 64, False, False, threads)
+    run("padded batches of 64, inference_mode", 64, False, True, threads)
+    run("this tree: batches of one token length (<= 64), inference_mode", 64, True, True, threads)
+    run("batches of one token length (<= 256), inference_mode", 256, True, True, threads)
+    run("batches of one token length (<= 64), inference_mode, 1 thread", 64, True, True, 1)
+    torch.set_num_threads(threads)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--before", default="4055a9a", help="the revision to compare with (default 4055a9a)")
@@ -121,6 +183,7 @@ def main() -> None:
     parser.add_argument("--skip-before", action="store_true")
     parser.add_argument("--skip-approximate", action="store_true")
     parser.add_argument("--skip-floor", action="store_true")
+    parser.add_argument("--skip-settings", action="store_true", help="skip the forward-pass settings table")
     parser.add_argument("--json", metavar="FILE", help="write the figures here")
     args = parser.parse_args()
     root = data_dir()
@@ -158,15 +221,19 @@ def main() -> None:
     for name, (wall, rss, board) in runs.items():
         ratio = f"{base / wall:8.2f}x" if base else "       -"
         diff, where = largest_difference(board, exact)
-        note = f"{diff:.2e} ({where})" if "approximate" in name else ""
+        note = (f"{diff:.2e} ({where}); same ranking: {'yes' if same_ranking(board, exact) else 'NO'}"
+                if "approximate" in name else "")
         if name.startswith("before"):
             note = "(its own segmentation: minimal)"
         print(f"{name:34s} {wall:8.1f} {rss:8.0f} {ratio:>9s}  {note}")
         figures["runs"][name] = {"wall_s": wall, "peak_rss_mb": rss, "speedup": base / wall if base else None,
                                  "largest_difference_from_exact": diff if "approximate" in name else None,
-                                 "where": where if "approximate" in name else None}
+                                 "where": where if "approximate" in name else None,
+                                 "same_ranking": same_ranking(board, exact) if "approximate" in name else None}
     if not args.skip_floor:
         floor(root, model)
+    if not args.skip_settings:
+        forward_settings(root, model)
     if args.json:
         Path(args.json).write_text(json.dumps(figures, indent=2) + "\n")
 

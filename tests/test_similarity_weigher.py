@@ -84,7 +84,7 @@ def test_pairs_are_deduplicated_and_cached():
 def test_small_blocks_give_the_same_scores():
     whole = BertScoreF1(MODEL, progress=False).score(PAIRS)
     clear_cache()
-    blocked = BertScoreF1(MODEL, progress=False, block_sentences=2).score(PAIRS)
+    blocked = BertScoreF1(MODEL, progress=False, block_tokens=8).score(PAIRS)
     assert blocked == pytest.approx(whole, abs=1e-5)
 
 
