@@ -215,6 +215,22 @@ def test_cleme2_similarity_signature_names_the_model_portably():
 
 
 @needs_model
+def test_similarity_chunk_weigher_keeps_the_reference_side():
+    """A second system against the same gold encodes only its own pseudo-sentences."""
+    gold = list(parse_m2(GOLD.splitlines()))
+    weigher = SimilarityChunkWeigher(MODEL, progress=False)
+    score_cleme2(samples_from_m2(gold, list(parse_m2(HYP.splitlines()))), weigher=weigher)
+    # src and both references; MiniLM is uncased, so "a B c D e" is the source's token sequence
+    assert weigher.scorer.kept == 2
+    before = weigher.scorer.sentences_encoded
+    other = "S a b c d e\nA 4 5|||X|||f|||REQUIRED|||-NONE-|||0\n"
+    score_cleme2(samples_from_m2(gold, list(parse_m2(other.splitlines()))), weigher=weigher)
+    # the one new sentence is "a b c d f"; the FN pseudo-sentences are the source's or r1's
+    # token sequences, the references are kept
+    assert weigher.scorer.sentences_encoded - before == 1
+
+
+@needs_model
 def test_kept_sentences_are_encoded_once_across_calls():
     scorer = BertScoreF1(MODEL, progress=False)
     references = sorted({r for _, r in PAIRS})

@@ -16,6 +16,11 @@ def _chunk_pseudo(source: Sequence[str], chunk: Chunk) -> str:
     return pseudo if pseudo else " ".join(source)
 
 
+def reference_side(sample: Sample) -> list[str]:
+    """The source and the references of a sample, as the pairs spell them."""
+    return [" ".join(sample.source), *(" ".join(r.tokens) for r in sample.kept_references())]
+
+
 def _chunk_requests(sample: Sample, partition: ChunkPartition, candidate: LabelledChunks
                     ) -> list[list[tuple[Pair, Pair]] | None]:
     """Per chunk: None (TN, weight 1) or the (pseudo, r) and (src, r) pairs, one per
@@ -45,7 +50,8 @@ class SimilarityChunkWeigher:
     anchor| with pseudo = src with only that hypothesis chunk applied; an FN chunk likewise
     with r's chunk at that index; an empty pseudo is replaced by src; TN weighs 1. Under the
     independent assumption (candidate reference None) a chunk is weighed against every
-    reference and takes the largest weight. All pairs of the corpus are scored in one batch.
+    reference and takes the largest weight. All pairs of the corpus are scored in one batch;
+    the embeddings of the sources and references are kept for the next call (another system).
     """
 
     def __init__(self, model: str = DEFAULT_MODEL, num_layers: int | None = None, batch_size: int = 64,
@@ -66,6 +72,8 @@ class SimilarityChunkWeigher:
                     for sample, partition, candidates in zip(samples, partitions, labelled, strict=True)]
         pairs = [pair for per_sample in requests for per_candidate in per_sample
                  for chunk in per_candidate if chunk for both in chunk for pair in both]
+        # The sources and references come back with every system: their embeddings are kept.
+        self.scorer.keep(dict.fromkeys(text for sample in samples for text in reference_side(sample)))
         scores = dict(zip(pairs, self.scorer.score(pairs)))
         return [[tuple(1.0 if chunk is None else max(abs(scores[p] - scores[a]) for p, a in chunk)
                        for chunk in per_candidate)

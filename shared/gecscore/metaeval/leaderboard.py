@@ -175,7 +175,7 @@ def _score_system(source: SystemSource, system: SystemData | None = None
     return source.name, scores, time.perf_counter() - started
 
 
-def _score_in_main(systems: Sequence[SystemSource], bar) -> Iterator[tuple[str, dict[str, SystemScore], float]]:
+def _score_in_main(systems: Sequence[SystemSource]) -> Iterator[tuple[str, dict[str, SystemScore], float]]:
     """Every system, in this process, after each configuration's ``prefetch`` over all of them
     (model-backed ones score the distinct pairs of the whole run in one pass: full batches)."""
     refs: ReferenceData = _WORKER["refs"]
@@ -217,7 +217,7 @@ def score_systems(refset: RefSet, systems: Sequence[SystemSource], config_names:
     if in_main:
         _init_worker(refset, in_main, options)
         try:
-            for name, scores, elapsed in _score_in_main(systems, bar):
+            for name, scores, elapsed in _score_in_main(systems):
                 results[name].update(scores)
                 seconds[name] += elapsed
                 bar.update()
