@@ -18,6 +18,7 @@ before the exception goes on, so no worker outlives the run.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import os
 import signal
 import time
@@ -214,8 +215,8 @@ def score_systems(refset: RefSet, systems: Sequence[SystemSource], config_names:
                 results[name].update(scores)
                 seconds[name] += elapsed
                 bar.update()
-    if in_main:
-        _init_worker(refset, in_main, options)
+    if in_main:   # the model passes show their own bars here (the workers' would interleave)
+        _init_worker(refset, in_main, dataclasses.replace(options, progress=progress))
         try:
             for name, scores, elapsed in _score_in_main(systems):
                 results[name].update(scores)

@@ -40,6 +40,7 @@ class RunOptions:
     judge_cache: str | None = None      # None: the judge's default cache
     judge_concurrency: int = 8
     per_type: str | None = None         # per-error-type tables of the M2 and chunk families
+    progress: bool = False              # bars for the model passes (the leaderboard's main process)
 
     @property
     def has_judge(self) -> bool:
@@ -262,7 +263,8 @@ def chunk_weigher(refs: ReferenceData, weighting: str):
     if weighting == "similarity":
         model = similarity_model()
         return refs.cached(f"weigher:similarity:{model}:{OPTIONS.precision}", lambda: build_chunk_weigher(
-            "similarity", model=model, batch_size=OPTIONS.batch_size, progress=False, precision=OPTIONS.precision))
+            "similarity", model=model, batch_size=OPTIONS.batch_size, progress=OPTIONS.progress,
+            precision=OPTIONS.precision))
     if weighting == "llm":
         return refs.cached("weigher:llm", lambda: build_chunk_weigher("llm", judge=judge(refs), progress=False))
     return None
@@ -326,7 +328,7 @@ def _edit_metric(refs: ReferenceData, base: str, scorer: str, level: str):
 
         model = similarity_model()
         pair_scorer = refs.cached(f"pair_scorer:{scorer}:{model}:{OPTIONS.precision}", lambda: make_scorer(
-            scorer, model, batch_size=OPTIONS.batch_size, progress=False, precision=OPTIONS.precision))
+            scorer, model, batch_size=OPTIONS.batch_size, progress=OPTIONS.progress, precision=OPTIONS.precision))
     return PtM2Metric(PtM2Config(base=base, scorer=scorer, level=level, per_type=OPTIONS.per_type,
                                  precision=OPTIONS.precision), pair_scorer=pair_scorer)
 
