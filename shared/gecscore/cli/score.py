@@ -56,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
     systems = read_systems(args, prepared)
     judge = None
     try:
-        results = [(name, metric.score(prepared, predictions)) for name, predictions in systems]
+        results = metric.score_systems(prepared, systems)
     finally:
         judge = judge_of(metric)
         if judge is not None:

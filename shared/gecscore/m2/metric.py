@@ -80,8 +80,12 @@ class PtM2Metric(Metric):
     def score(self, prepared: Prepared, predictions: Predictions, *, candidates=None) -> Result:
         """``candidates`` (MaxMatch or ERRANT candidates of these predictions) skips the edit
         extraction, so weighted and unweighted settings of one system can share it."""
-        c = self.config
         hypotheses, extracted = self.hypotheses(prepared, predictions)
+        return self._result(prepared, hypotheses, extracted, candidates)
+
+    def _result(self, prepared: Prepared, hypotheses: list[Target], extracted: bool, candidates=None) -> Result:
+        """The result of one system's hypotheses (``extracted``: their edits came from ERRANT)."""
+        c = self.config
         gold = list(prepared.gold.sentences)
         self.keep_reference_side(prepared)     # prepared by another config, or evicted since
         detail = score_pt_m2(gold, hypotheses, base=c.base, scorer=c.scorer, level=c.level, beta=c.beta,
@@ -100,6 +104,26 @@ class PtM2Metric(Metric):
             statistic = first_column
         return Result(self.name, self.signature_for(prepared, detail, extracted), values, stats, statistic,
                       detail, partial(sentence_records, detail, gold))
+
+    def score_systems(self, prepared: Prepared, systems) -> list:
+        """Every system's edits first, then the model pairs of all of them in one pass (each
+        distinct sentence encoded once, in full batches), then each system's score."""
+        if self.config.scorer == "none" or len(systems) < 2:
+            return super().score_systems(prepared, systems)
+        from gecscore.m2.pt_m2 import collect_pairs, system_candidates
+
+        c = self.config
+        gold = list(prepared.gold.sentences)
+        self.keep_reference_side(prepared)
+        work, pairs = [], {}
+        for _, predictions in systems:
+            hypotheses, from_errant = self.hypotheses(prepared, predictions)
+            candidates = system_candidates(gold, hypotheses, c.base, c.max_unchanged_words, False, c.segmentation,
+                                           c.max_cells)
+            work.append((hypotheses, from_errant, candidates))
+            pairs.update(dict.fromkeys(collect_pairs(gold, candidates)))
+        self.pair_scorer().score(list(pairs))
+        return [(name, self._result(prepared, *done)) for (name, _), done in zip(systems, work)]
 
     def per_type_table(self, prepared: Prepared, hypotheses: list[Target], detail) -> dict:
         """The per-error-type table of this result (rules: :mod:`gecscore.m2.per_type`)."""

@@ -94,6 +94,17 @@ def reference_side_texts(gold: Sequence[Gold], base: str) -> list[str]:
     return list(texts)
 
 
+def system_candidates(gold: Sequence[Gold], hypotheses: Sequence[Target], base: str,
+                      max_unchanged_words: int = MAX_UNCHANGED_WORDS, progress: bool = True,
+                      segmentation: str = WEIGHTED_SEGMENTATION, max_cells: int | None = MAX_LATTICE_CELLS
+                      ) -> list[list[AnnotatorEdits]]:
+    """A system's edits against every annotator: MaxMatch (``base="m2"``) or its ERRANT edits."""
+    if base == "m2":
+        return m2_candidates(gold, [h.tokens for h in hypotheses], max_unchanged_words, progress, segmentation,
+                             max_cells)
+    return errant_candidates(gold, hypotheses)
+
+
 def _reference_text(source: Tokens, gold: Sequence[Edit]) -> str:
     return " ".join(Target.from_edits(source, gold).tokens)
 
@@ -164,11 +175,8 @@ def score_pt_m2(gold: Sequence[Gold], hypotheses: Sequence[Target], *, base: str
         if value not in allowed:
             raise ValueError(f"unknown {name} {value!r}; expected one of: {', '.join(allowed)}")
     if candidates is None:
-        if base == "m2":
-            candidates = m2_candidates(gold, [h.tokens for h in hypotheses], max_unchanged_words,
-                                       progress, segmentation, max_cells)
-        else:
-            candidates = errant_candidates(gold, hypotheses)
+        candidates = system_candidates(gold, hypotheses, base, max_unchanged_words, progress, segmentation,
+                                       max_cells)
     options = {"base": base, "scorer": scorer, "level": level, "beta": f"{beta:g}"}
     if base == "m2" and max_unchanged_words != MAX_UNCHANGED_WORDS:
         options["max_unchanged_words"] = str(max_unchanged_words)
