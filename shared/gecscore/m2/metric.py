@@ -110,19 +110,17 @@ class PtM2Metric(Metric):
         distinct sentence encoded once, in full batches), then each system's score."""
         if self.config.scorer == "none" or len(systems) < 2:
             return super().score_systems(prepared, systems)
-        from gecscore.m2.pt_m2 import collect_pairs, system_candidates
+        from gecscore.m2.pt_m2 import score_pairs_in_one_pass, system_candidates
 
         c = self.config
         gold = list(prepared.gold.sentences)
         self.keep_reference_side(prepared)
-        work, pairs = [], {}
+        work = []
         for _, predictions in systems:
             hypotheses, from_errant = self.hypotheses(prepared, predictions)
-            candidates = system_candidates(gold, hypotheses, c.base, c.max_unchanged_words, False, c.segmentation,
-                                           c.max_cells)
-            work.append((hypotheses, from_errant, candidates))
-            pairs.update(dict.fromkeys(collect_pairs(gold, candidates)))
-        self.pair_scorer().score(list(pairs))
+            work.append((hypotheses, from_errant, system_candidates(
+                gold, hypotheses, c.base, c.max_unchanged_words, False, c.segmentation, c.max_cells)))
+        score_pairs_in_one_pass(gold, (candidates for _, _, candidates in work), self.pair_scorer())
         return [(name, self._result(prepared, *done)) for (name, _), done in zip(systems, work)]
 
     def per_type_table(self, prepared: Prepared, hypotheses: list[Target], detail) -> dict:

@@ -21,7 +21,7 @@ Every (S_u, R) and (S, R) pair of the corpus is scored in one batch (see
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Sequence
+from typing import Iterable, Sequence
 
 from gecscore.m2.config import (BASES, MAX_LATTICE_CELLS, MAX_UNCHANGED_WORDS, SCORERS, WEIGHTED_SEGMENTATION,
                                 PtM2Config)
@@ -261,6 +261,17 @@ def collect_pairs(gold: Sequence[Gold], candidates: Sequence[Sequence[AnnotatorE
     return list(dict.fromkeys(collector.pairs))
 
 
+def score_pairs_in_one_pass(gold: Sequence[Gold], candidate_sets: Iterable[Sequence[Sequence[AnnotatorEdits]]],
+                            pair_scorer) -> None:
+    """Score the distinct pairs that weighing every candidate set (one per system) asks for, in
+    one call: each distinct sentence is encoded once, in full batches, and the pair scorer's
+    cache then answers each system's own weighing."""
+    pairs: dict = {}
+    for candidates in candidate_sets:
+        pairs.update(dict.fromkeys(collect_pairs(gold, candidates)))
+    pair_scorer.score(list(pairs))
+
+
 def score_pt_m2_systems(gold: Sequence[Gold], systems: dict[str, Sequence[Target]], *,
                         base: str = PtM2Config.base, scorer: str = PtM2Config.scorer,
                         level: str = PtM2Config.level,
@@ -271,21 +282,14 @@ def score_pt_m2_systems(gold: Sequence[Gold], systems: dict[str, Sequence[Target
                         **options) -> dict[str, PtM2Result]:
     """Several systems against the same gold (a leaderboard): the pairs of all systems are
     scored in one batch, so a reference or pseudo-sentence shared by systems is encoded once."""
-    if base == "m2":
-        candidates = {name: m2_candidates(gold, [h.tokens for h in hyps], max_unchanged_words, progress,
-                                          segmentation)
-                      for name, hyps in systems.items()}
-    else:
-        candidates = {name: errant_candidates(gold, hyps) for name, hyps in systems.items()}
+    candidates = {name: system_candidates(gold, hyps, base, max_unchanged_words, progress, segmentation)
+                  for name, hyps in systems.items()}
     if scorer != "none":
         if pair_scorer is None:
             from gecscore.models.similarity import make_scorer
 
             pair_scorer = make_scorer(scorer, model, num_layers, batch_size, device, progress, precision)
-        pairs: dict = {}
-        for per_system in candidates.values():
-            pairs.update(dict.fromkeys(collect_pairs(gold, per_system)))
-        pair_scorer.score(list(pairs))
+        score_pairs_in_one_pass(gold, candidates.values(), pair_scorer)
     return {name: score_pt_m2(gold, hyps, base=base, scorer=scorer, level=level,
                               pair_scorer=pair_scorer, candidates=candidates[name],
                               max_unchanged_words=max_unchanged_words, progress=progress, **options)

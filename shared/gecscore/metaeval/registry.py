@@ -306,15 +306,19 @@ _register_weighted_cleme2()
 def edit_candidates(system: SystemData, refs: ReferenceData, base: str, segmentation: str):
     """A system's edits against every annotator: MaxMatch (``m2``, in the given segmentation) or
     its ERRANT edits (``errant``); computed once and shared by the configurations that agree."""
-    from gecscore.m2.scoring import m2_candidates
-    from gecscore.m2.pt_m2 import errant_candidates
+    from gecscore.m2.pt_m2 import system_candidates
 
-    gold = refs.refset.sentences
+    key = f"candidates:m2:{segmentation}" if base == "m2" else "candidates:errant"
+    return system.cached(key, lambda: system_candidates(refs.refset.sentences, edit_hypotheses(system, refs, base),
+                                                        base, progress=False, segmentation=segmentation))
+
+
+def edit_hypotheses(system: SystemData, refs: ReferenceData, base: str) -> list[Target]:
+    """The hypotheses as the M2 family reads them: tokens only (MaxMatch finds the edits) or with
+    their ERRANT edits."""
     if base == "m2":
-        return system.cached(f"candidates:m2:{segmentation}", lambda: m2_candidates(
-            gold, [tuple(line.split()) for line in system.lines(refs)], progress=False,
-            segmentation=segmentation))
-    return system.cached("candidates:errant", lambda: errant_candidates(gold, system.hypotheses(refs)))
+        return [Target(tuple(line.split()), ()) for line in system.lines(refs)]
+    return system.hypotheses(refs)
 
 
 def _edit_metric(refs: ReferenceData, base: str, scorer: str, level: str):
@@ -336,17 +340,18 @@ def _edit_metric(refs: ReferenceData, base: str, scorer: str, level: str):
 def _prefetch_edit_weights(systems: Sequence[SystemData], refs: ReferenceData, *, base: str, scorer: str,
                            level: str) -> None:
     """Every system's edits, then every (pseudo-sentence, reference) pair of all systems scored
-    in one pass: each distinct sentence of the run is encoded once, in full batches."""
-    from gecscore.m2.pt_m2 import collect_pairs
+    in one pass: each distinct sentence of the run is encoded once, in full batches. Once per
+    base and scorer: the corpus and sentence levels weigh the same pairs."""
+    from gecscore.m2.pt_m2 import score_pairs_in_one_pass
 
-    metric = _edit_metric(refs, base, scorer, level)
-    metric.keep_reference_side(prepared_for(refs, metric))
-    gold = refs.refset.sentences
-    pairs: dict = {}
-    for system in systems:
-        candidates = edit_candidates(system, refs, base, metric.config.segmentation)
-        pairs.update(dict.fromkeys(collect_pairs(gold, candidates)))
-    metric.pair_scorer().score(list(pairs))
+    def prefetch() -> bool:
+        metric = _edit_metric(refs, base, scorer, level)
+        metric.keep_reference_side(prepared_for(refs, metric))
+        score_pairs_in_one_pass(refs.refset.sentences, (edit_candidates(system, refs, base, metric.config.segmentation)
+                                                        for system in systems), metric.pair_scorer())
+        return True
+
+    refs.cached(f"prefetched:{base}:{scorer}:{similarity_model()}:{OPTIONS.precision}", prefetch)
 
 
 def _score_edit_metric(system: SystemData, refs: ReferenceData, *, base: str, scorer: str,
@@ -354,8 +359,7 @@ def _score_edit_metric(system: SystemData, refs: ReferenceData, *, base: str, sc
     from dataclasses import replace
 
     metric = _edit_metric(refs, base, scorer, level)
-    hypotheses = [Target(tuple(line.split()), ()) for line in system.lines(refs)] if base == "m2" \
-        else system.hypotheses(refs)
+    hypotheses = edit_hypotheses(system, refs, base)
     candidates = edit_candidates(system, refs, base, metric.config.segmentation)
     result = metric.score(prepared_for(refs, metric), hypotheses, candidates=candidates)
     signature = result.signature.renamed(metric.family_name)

@@ -261,14 +261,13 @@ class BertScoreF1(_CachedPairScorer):
         return len(new)
 
     def _keep(self, key: tuple[int, ...], value: tuple) -> None:
-        size = value[0].numel() * value[0].element_size() + value[1].numel() * value[1].element_size()
+        size = _nbytes(value)
         if size > self.keep_bytes:
             return
         self._kept[key] = value
         self._kept_bytes += size
         while self._kept_bytes > self.keep_bytes:
-            _, (emb, weights) = self._kept.popitem(last=False)
-            self._kept_bytes -= emb.numel() * emb.element_size() + weights.numel() * weights.element_size()
+            self._kept_bytes -= _nbytes(self._kept.popitem(last=False)[1])
 
     @property
     def kept(self) -> int:
@@ -361,6 +360,11 @@ class BertScoreF1(_CachedPairScorer):
                 f1 = torch.nan_to_num(f1.masked_fill(empty, 0.0), nan=0.0)
                 scores.extend(f1.tolist())
         return scores
+
+
+def _nbytes(tensors: tuple) -> int:
+    """The bytes of a sentence's kept tensors (embeddings, weights)."""
+    return sum(t.numel() * t.element_size() for t in tensors)
 
 
 def _token_blocks(sentences: list[tuple[int, ...]], budget: int) -> Iterable[list[tuple[int, ...]]]:
