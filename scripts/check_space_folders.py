@@ -19,7 +19,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from gecscore.publish import METRICS, assemble
+from gecscore.publish import assemble
+from gecscore.registry import module_names
 
 EXAMPLE = dict(
     sources=["The childs were playing for the park and they was happy ."],
@@ -81,13 +82,13 @@ def check(name: str, work: Path) -> dict:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("names", nargs="*", metavar="NAME", help=f"metrics to check (default: {' '.join(METRICS)})")
+    parser.add_argument("names", nargs="*", metavar="NAME", help=f"metrics to check (default: {' '.join(module_names())})")
     parser.add_argument("--keep", metavar="DIR", help="work here and keep the venvs (default: a temporary folder)")
     args = parser.parse_args()
-    unknown = sorted(set(args.names) - set(METRICS))
+    unknown = sorted(set(args.names) - set(module_names()))
     if unknown:
-        parser.error(f"unknown metric(s) {', '.join(unknown)}; expected: {', '.join(METRICS)}")
-    args.names = args.names or list(METRICS)
+        parser.error(f"unknown metric(s) {', '.join(unknown)}; expected: {', '.join(module_names())}")
+    args.names = args.names or list(module_names())
     with tempfile.TemporaryDirectory(prefix="gecscore-spaces-") as temporary:
         work = Path(args.keep or temporary)
         work.mkdir(parents=True, exist_ok=True)

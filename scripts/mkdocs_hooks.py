@@ -14,8 +14,9 @@ from pathlib import Path
 
 from mkdocs.structure.files import File
 
+from gecscore.registry import module_names
+
 ROOT = Path(__file__).resolve().parents[1]
-METRICS = ("cleme2", "pt_m2", "imeasure", "dsgram")
 _HEADER = re.compile(r"\A---\n.*?\n---\n", re.S)
 
 
@@ -40,7 +41,7 @@ def cli_page() -> str:
 
 
 def on_files(files, config):
-    generated = {f"metrics/{name}.md": card_page(name) for name in METRICS}
+    generated = {f"metrics/{name}.md": card_page(name) for name in module_names()}
     generated["cli.md"] = cli_page()
     generated["changelog.md"] = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
     for path, content in generated.items():

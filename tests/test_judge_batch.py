@@ -39,7 +39,9 @@ def judge_from_cli(argv: list[str]):
 
     args = build_parser().parse_args(["dsgram", "--src", "SRC", "--hyp", "HYP", *argv])
     config = config_from_args(DsgramConfig, args)
-    return config.build_judge(config.model, config.device, config.batch_size, progress=False)
+    from gecscore.judge.factory import judge_from_options
+
+    return judge_from_options(config, config.model, config.device, config.batch_size, progress=False)
 
 
 def lines(path: Path) -> list[dict]:

@@ -11,7 +11,8 @@ import gecscore
 from gecscore.cli import main
 from gecscore.errors import GecInputError, GecOptionError
 from gecscore.io.m2 import format_m2
-from gecscore.metric import PREPARED, METRICS
+from gecscore.metric import PREPARED
+from gecscore.registry import metric_names
 from gecscore.options import fields_of
 
 from datapaths import EXAMPLES, example_corpus
@@ -85,7 +86,7 @@ def test_signature_tells_m2_gold_from_text_gold(capsys, tmp_path):
 
 
 def test_every_metric_declares_validated_options():
-    for name in METRICS:
+    for name in metric_names():
         config_type = gecscore.metric.metric_class(name).config_type
         declared = list(fields_of(config_type))
         assert declared and all(f.metadata["help"] for f in declared)

@@ -10,6 +10,7 @@ from gecscore import __version__
 from gecscore.cli import main
 from gecscore.errors import GecInputError
 from gecscore import publish
+from gecscore.registry import module_names
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -324,7 +325,7 @@ def test_other_dry_run_folders_load_offline_and_score(name, tmp_path, monkeypatc
     assert 0 <= result["score"] <= 10 and result["n_failed"] == 0
 
 
-@pytest.mark.parametrize("name", publish.METRICS)
+@pytest.mark.parametrize("name", module_names())
 def test_cards_agree_with_the_pinned_gradio_and_each_other(name):
     """Each card runs the Gradio the spaces extra pins, is tagged for GEC, and its module, Space and
     folder share the metric's name."""

@@ -3,8 +3,9 @@
 A thin evaluate wrapper: all the work is done by the gecscore library.
 """
 import evaluate
-from gecscore.evaluate_info import compute
+from gecscore.evaluate_info import compute_method
 from gecscore.evaluate_info import gec_metric_info
+from gecscore.evaluate_info import input_methods
 from gecscore.evaluate_info import options_description
 
 _CITATION = """\
@@ -60,8 +61,7 @@ class Cleme2(evaluate.Metric):
             codebase_urls=["https://github.com/THUKElab/CLEME"],
         )
 
-    def _compute(self, sources, predictions, references, metric="cleme2", **options):
-        """Options are the config's (gecscore.chunks.metric): defaults and checks live there."""
-        if metric not in ("cleme2", "cleme"):
-            raise ValueError(f"unknown metric {metric!r}; expected 'cleme2' or 'cleme'")
-        return compute(metric, sources, predictions, references, options)
+    # evaluate's input methods (references as lists; its input format forgotten after a failed call)
+    compute, add_batch, add = input_methods("cleme2")
+    # one keyword parameter per option, with the declared default (generated from the configs)
+    _compute = compute_method("cleme2")

@@ -3,8 +3,9 @@
 A thin evaluate wrapper: all the work is done by the gecscore library.
 """
 import evaluate
-from gecscore.evaluate_info import compute
+from gecscore.evaluate_info import compute_method
 from gecscore.evaluate_info import gec_metric_info
+from gecscore.evaluate_info import input_methods
 from gecscore.evaluate_info import options_description
 
 _CITATION = """\
@@ -58,25 +59,7 @@ class Dsgram(evaluate.Metric):
             codebase_urls=["https://github.com/jxtse/GEC-Metrics-DSGram"],
         )
 
-    # DSGram is reference-free: references may be left out (they become empty lists).
-    def compute(self, *, predictions=None, references=None, **kwargs):
-        """DSGram of the added and given pairs (references optional and ignored)."""
-        if references is None and predictions is not None:
-            references = [[] for _ in predictions]
-        return super().compute(predictions=predictions, references=references, **kwargs)
-
-    def add_batch(self, *, predictions=None, references=None, **kwargs):
-        """Add a batch of pairs (references optional and ignored)."""
-        if references is None and predictions is not None:
-            references = [[] for _ in predictions]
-        return super().add_batch(predictions=predictions, references=references, **kwargs)
-
-    def add(self, *, prediction=None, reference=None, **kwargs):
-        """Add one pair (reference optional and ignored)."""
-        if reference is None and prediction is not None:
-            reference = []
-        return super().add(prediction=prediction, reference=reference, **kwargs)
-
-    def _compute(self, sources, predictions, references=None, **options):
-        """Options are the config's (gecscore.dsgram.metric): defaults and checks live there."""
-        return compute("dsgram", sources, predictions, None, options)
+    # evaluate's input methods (references as lists; its input format forgotten after a failed call)
+    compute, add_batch, add = input_methods("dsgram")
+    # one keyword parameter per option, with the declared default (generated from the configs)
+    _compute = compute_method("dsgram")

@@ -5,8 +5,9 @@ errors as in the M2 -> XML converter, the annotators' corrections are mixed erro
 and the hypothesis is scored on a 3-way token alignment (source, hypothesis, reference).
 """
 import evaluate
-from gecscore.evaluate_info import compute
+from gecscore.evaluate_info import compute_method
 from gecscore.evaluate_info import gec_metric_info
+from gecscore.evaluate_info import input_methods
 from gecscore.evaluate_info import options_description
 
 _CITATION = """\
@@ -55,6 +56,7 @@ class Imeasure(evaluate.Metric):
             reference_urls=["https://aclanthology.org/N15-1060/"],
         )
 
-    def _compute(self, sources, predictions, references, **options):
-        """Options are the config's (gecscore.imeasure.metric): defaults and checks live there."""
-        return compute("imeasure", sources, predictions, references, options)
+    # evaluate's input methods (references as lists; its input format forgotten after a failed call)
+    compute, add_batch, add = input_methods("imeasure")
+    # one keyword parameter per option, with the declared default (generated from the configs)
+    _compute = compute_method("imeasure")

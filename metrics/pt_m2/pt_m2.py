@@ -3,8 +3,9 @@
 A thin evaluate wrapper: all the work is done by the gecscore library.
 """
 import evaluate
-from gecscore.evaluate_info import compute
+from gecscore.evaluate_info import compute_method
 from gecscore.evaluate_info import gec_metric_info
+from gecscore.evaluate_info import input_methods
 from gecscore.evaluate_info import options_description
 
 _CITATION = """\
@@ -60,6 +61,7 @@ class PtM2(evaluate.Metric):
             codebase_urls=["https://github.com/pygongnlp/PT-M2"],
         )
 
-    def _compute(self, sources, predictions, references, **options):
-        """Options are the config's (gecscore.m2.metric): defaults and checks live there."""
-        return compute("pt_m2", sources, predictions, references, options)
+    # evaluate's input methods (references as lists; its input format forgotten after a failed call)
+    compute, add_batch, add = input_methods("pt_m2")
+    # one keyword parameter per option, with the declared default (generated from the configs)
+    _compute = compute_method("pt_m2")

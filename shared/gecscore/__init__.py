@@ -6,7 +6,7 @@
     >>> result["hit"]
     1.0
 """
-__version__ = "0.1.0"
+from gecscore.version import __version__
 
 
 def load(name: str, **options):

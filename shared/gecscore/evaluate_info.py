@@ -1,18 +1,30 @@
 """What every gecscore evaluate module shares: the GEC input features, its MetricInfo, the
-options section of its docstring (read from the metric's config) and ``compute`` over the
-metric seam, which keeps the prepared reference side across calls in one process."""
+options section of its docstring and its ``_compute`` (both generated from the metric's config:
+an option declared once reaches the module with its default and help), and ``compute`` over
+the metric seam, which keeps the prepared reference side across calls in one process.
+
+``_compute`` has one explicit keyword parameter per option (evaluate's conformance test
+refuses ``**kwargs``, and ``help()`` / ``inspect`` show users the real parameters). It is
+generated the way :mod:`dataclasses` generates ``__init__``: from the declarations, once per
+module, as Python source compiled here. A module serving several metrics (``cleme2`` serves
+CLEME as ``metric="cleme"``) gets a ``metric`` parameter; an option whose default differs
+between them, or that only some have, defaults to ``None``: the chosen metric's own default.
+"""
 from __future__ import annotations
 
 import atexit
 import threading
 from collections import OrderedDict
+from dataclasses import dataclass
 from typing import Any, Sequence
 
 import datasets
 import evaluate
 
-from gecscore.metric import Metric, load, metric_class
+from gecscore.errors import GecOptionError
+from gecscore.metric import Metric, load
 from gecscore.options import fields_of, format_value
+from gecscore.registry import metric_class, module_metrics
 
 METRIC_OBJECTS = 8  # configured metric objects kept (model weighers and judges are costly to build)
 _objects: OrderedDict[tuple[str, str], Metric] = OrderedDict()
@@ -37,14 +49,92 @@ def gec_metric_info(description: str, citation: str, inputs_description: str,
                                inputs_description=inputs_description, features=gec_features(), **urls)
 
 
-def options_description(name: str, indent: str = "    ") -> str:
-    """One line per option of metric ``name``: its name, help and default (from the config)."""
+@dataclass(frozen=True)
+class ModuleParameter:
+    """One keyword parameter of a module's ``_compute``: an option of (some of) its metrics."""
+
+    name: str
+    default: Any
+    help: str
+    metrics: tuple[str, ...]     # the metrics of the module that have this option
+
+
+def module_parameters(module: str) -> list[ModuleParameter]:
+    """The options of every metric the evaluate module ``module`` serves, in declaration order
+    (the module's own metric first)."""
+    metrics = module_metrics(module)
+    found: dict[str, list[Any]] = {}
+    for metric in metrics:
+        for f in fields_of(metric_class(metric).config_type):
+            found.setdefault(f.name, []).append((metric, f))
+    parameters = []
+    for name, having in found.items():
+        defaults = {repr(f.default) for _, f in having}
+        shared = len(having) == len(metrics) and len(defaults) == 1
+        metric_names = tuple(m for m, _ in having)
+        parameters.append(ModuleParameter(name, having[0][1].default if shared else None,
+                                          having[0][1].metadata["help"], metric_names))
+    return parameters
+
+
+def options_description(module: str, indent: str = "    ") -> str:
+    """One line per option of the module: its name, help and default (from the configs)."""
+    metrics = module_metrics(module)
     lines = []
-    for f in fields_of(metric_class(name).config_type):
-        default = f.default
-        shown = "None" if default is None else repr(format_value(default) if isinstance(default, tuple) else default)
-        lines.append(f"{indent}{f.name}: {f.metadata['help']} (default {shown}).")
+    if len(metrics) > 1:
+        lines.append(f"{indent}metric: which metric to compute: {' or '.join(metrics)} (default {metrics[0]!r}).")
+    for p in module_parameters(module):
+        if p.default is None and len(metrics) > 1:
+            defaults = [next(f.default for f in fields_of(metric_class(m).config_type) if f.name == p.name)
+                        for m in p.metrics]
+            shown = "; ".join(f"{m}: {_shown(d)}" for m, d in zip(p.metrics, defaults))
+        else:
+            shown = _shown(p.default)
+        only = f" ({', '.join(p.metrics)} only)" if len(p.metrics) < len(metrics) else ""
+        lines.append(f"{indent}{p.name}: {p.help}{only} (default {shown}).")
     return "\n".join(lines)
+
+
+def _shown(default: Any) -> str:
+    return "None" if default is None else repr(format_value(default) if isinstance(default, tuple) else default)
+
+
+def compute_method(module: str):
+    """The ``_compute(self, sources, predictions, references=None, *, <options>)`` of evaluate
+    module ``module``: explicit keyword parameters with the declared defaults, their
+    documentation, and a body that hands them to :func:`compute` by name."""
+    metrics = module_metrics(module)
+    parameters = module_parameters(module)
+    names = [p.name for p in parameters]
+    defaults = {f"_default_{p.name}": p.default for p in parameters}
+    keyword = ([f"metric={metrics[0]!r}"] if len(metrics) > 1 else []) + [f"{n}=_default_{n}" for n in names]
+    doc = (f"{metric_class(metrics[0]).summary}.\n\nOptions (declared in the metric's config):\n"
+           + options_description(module))
+    source = (f"def _compute(self, sources, predictions, references=None, *, {', '.join(keyword)}):\n"
+              f"    {doc!r}\n"
+              f"    return _run({'metric' if len(metrics) > 1 else repr(metrics[0])}, sources, predictions, "
+              f"references, {{{', '.join(f'{n!r}: {n}' for n in names)}}})\n")
+    namespace: dict[str, Any] = {"_run": _compute_given, **defaults}
+    exec(compile(source, f"<gecscore evaluate module {module}>", "exec"), namespace)  # noqa: S102 - our own source
+    function = namespace["_compute"]
+    function.__qualname__ = f"{module}._compute"
+    return function
+
+
+def _compute_given(name: str, sources, predictions, references, options: dict[str, Any]) -> dict[str, Any]:
+    """:func:`compute` with the options a caller set: a ``None`` left at a ``None`` default means
+    the metric's own default; an option the chosen metric lacks is an error naming it."""
+    fields = {f.name: f for f in fields_of(metric_class(name).config_type)}
+    given = {}
+    for key, value in options.items():
+        if key not in fields:
+            if value is not None:
+                raise GecOptionError(key, f"not an option of {name}")
+            continue
+        if value is None and fields[key].default is not None:
+            continue   # the module's None: this metric's own default
+        given[key] = value
+    return compute(name, sources, predictions, references, given)
 
 
 def configured(name: str, options: dict[str, Any]) -> Metric:
@@ -80,3 +170,57 @@ def compute(name: str, sources: Sequence[str], predictions: Sequence[str],
             references: Sequence[Sequence[str]] | None, options: dict[str, Any]) -> dict[str, Any]:
     """The contract dictionary of ``name`` on these inputs (what ``_compute`` returns)."""
     return configured(name, options).compute(sources, predictions, references).as_dict()
+
+
+# ---------------------------------------------------------------- evaluate's input methods
+
+def _references_as_lists(references: Any, optional: bool, count: int | None) -> Any:
+    """References as one list of strings per example: a lone string becomes a one-item list, so
+    a batch mixing strings and lists is read as meant (evaluate would otherwise pick one of
+    its two input formats for the whole batch and print the lists into strings); for a
+    reference-free metric, missing references become empty lists."""
+    if references is None:
+        return [[] for _ in range(count)] if optional and count is not None else None
+    if isinstance(references, (list, tuple)):
+        return [[r] if isinstance(r, str) else r for r in references]
+    return references
+
+
+def input_methods(module: str):
+    """``compute``, ``add_batch`` and ``add`` of an evaluate module: evaluate's own, with the
+    references normalised (:func:`_references_as_lists`), and with evaluate's remembered input
+    format forgotten after a failed call (evaluate keeps the format inferred from the failed
+    call's input, so the next valid call would be refused or misread)."""
+    optional = not metric_class(module_metrics(module)[0]).needs_references
+
+    def _forgetting_on_failure(self, call):
+        try:
+            return call()
+        except BaseException:
+            self.selected_feature_format = None
+            raise
+
+    def compute(self, *, predictions=None, references=None, **kwargs):
+        """Score the added and given examples (references: a list of strings, or one string, per example)."""
+        count = len(predictions) if predictions is not None else None
+        references = _references_as_lists(references, optional, count)
+        return _forgetting_on_failure(self, lambda: evaluate.Metric.compute(
+            self, predictions=predictions, references=references, **kwargs))
+
+    def add_batch(self, *, predictions=None, references=None, **kwargs):
+        """Add a batch of examples (references: a list of strings, or one string, per example)."""
+        count = len(predictions) if predictions is not None else None
+        references = _references_as_lists(references, optional, count)
+        return _forgetting_on_failure(self, lambda: evaluate.Metric.add_batch(
+            self, predictions=predictions, references=references, **kwargs))
+
+    def add(self, *, prediction=None, reference=None, **kwargs):
+        """Add one example (reference: a list of strings, or one string)."""
+        if reference is None and optional and prediction is not None:
+            reference = []
+        elif isinstance(reference, str):
+            reference = [reference]
+        return _forgetting_on_failure(self, lambda: evaluate.Metric.add(
+            self, prediction=prediction, reference=reference, **kwargs))
+
+    return compute, add_batch, add

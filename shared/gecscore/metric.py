@@ -19,7 +19,6 @@ changes the number and the facts of the input that do.
 from __future__ import annotations
 
 import hashlib
-import importlib
 import threading
 from abc import ABC, abstractmethod
 from collections import OrderedDict
@@ -28,39 +27,11 @@ from typing import Any, Callable, ClassVar, Generic, Mapping, Sequence, TypeVar
 
 import numpy as np
 
-from gecscore import __version__
 from gecscore.errors import GecInputError
-from gecscore.options import build_config
+from gecscore.options import build_config, format_value
+from gecscore.registry import metric_class
+from gecscore.signature import Facts, Signature, signature_of
 from gecscore.types import GoldCorpus, Target
-
-# name -> "module:class"; imported on first use so that `import gecscore` stays light.
-METRICS: dict[str, str] = {
-    "cleme": "gecscore.chunks.metric:ClemeMetric",
-    "cleme2": "gecscore.chunks.metric:Cleme2Metric",
-    "pt_m2": "gecscore.m2.metric:PtM2Metric",
-    "imeasure": "gecscore.imeasure.metric:IMeasureMetric",
-    "dsgram": "gecscore.dsgram.metric:DsgramMetric",
-    "gleu": "gecscore.gleu.metric:GleuMetric",
-}
-
-
-@dataclass(frozen=True)
-class Signature:
-    """``metric|option:value|...|fact:value|...|v:<version>``: the options that change the
-    number, then the facts of the input that do (references, gold origin, tokenisation, the
-    ERRANT/spaCy/model versions), then the gecscore version."""
-
-    metric: str
-    options: tuple[tuple[str, str], ...]
-    facts: tuple[tuple[str, str], ...] = ()
-
-    def __str__(self) -> str:
-        parts = [self.metric, *(f"{k}:{v}" for k, v in (*self.options, *self.facts)), f"v:{__version__}"]
-        return "|".join(parts)
-
-    def renamed(self, metric: str) -> "Signature":
-        return Signature(metric, self.options, self.facts)
-
 
 @dataclass(frozen=True)
 class Result:
@@ -104,8 +75,10 @@ class Prepared:
     """
 
     gold: GoldCorpus
-    facts: tuple[tuple[str, str], ...]
+    facts: Facts
     state: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+    # the options of the metric that built it which change its content (``Metric.reference_options``)
+    built_under: tuple[tuple[str, Any], ...] = ()
 
     def __len__(self) -> int:
         return len(self.gold.sentences)
@@ -116,11 +89,20 @@ Predictions = Sequence[str] | Sequence[Target]
 
 
 class Metric(ABC, Generic[C]):
-    """One metric with its config. Subclasses set ``name`` and ``config_type`` and implement
-    :meth:`prepare` and :meth:`score`."""
+    """One metric with its config.
+
+    A subclass sets ``name`` (its registry name), ``config_type`` (the frozen config whose
+    :func:`gecscore.options.option` fields declare every option) and ``summary`` (one line, for
+    the CLI and the docs), and implements :meth:`prepare` and :meth:`_score`. It may add the
+    facts of its model or judge to the signature (:meth:`model_facts`) and declare what its
+    reference side depends on (:meth:`reference_options`).
+    """
 
     name: ClassVar[str]
     config_type: ClassVar[type]
+    summary: ClassVar[str] = ""
+    #: whether the metric reads references (DSGram does not)
+    needs_references: ClassVar[bool] = True
 
     def __init__(self, config: C):
         self.config = config
@@ -136,9 +118,17 @@ class Metric(ABC, Generic[C]):
     def from_options(cls, **options: Any) -> "Metric":
         return cls(build_config(cls.config_type, options))
 
+    # ------------------------------------------------------------ the reference side
+
     @abstractmethod
     def prepare(self, gold: GoldCorpus) -> Prepared:
         """The reference side of ``gold``."""
+
+    def prepared(self, gold: GoldCorpus, facts: Facts | None = None, state: dict[str, Any] | None = None
+                 ) -> Prepared:
+        """A :class:`Prepared` of ``gold`` stamped with this metric's reference options."""
+        return Prepared(gold, gold.facts() if facts is None else facts, {} if state is None else state,
+                        self.reference_options())
 
     def prepare_text(self, sources: Sequence[str], references: Sequence[Sequence[str]] | Sequence[str]
                      ) -> Prepared:
@@ -151,6 +141,34 @@ class Metric(ABC, Generic[C]):
     def tokenize(self) -> bool:
         return bool(getattr(self.config, "tokenize", False))
 
+    def reference_options(self) -> tuple[tuple[str, Any], ...]:
+        """What a prepared reference side depends on besides the data: the kind of reference
+        side (metrics that build the same one share it) and the options that change its
+        content. A :class:`Prepared` remembers them; :meth:`score` refuses one built under
+        others."""
+        return (("reference side", self.name), ("tokenize", self.tokenize))
+
+    def reference_key(self) -> tuple:
+        """The key of this metric's prepared reference side in caches (with a text digest)."""
+        return self.reference_options()
+
+    def check_prepared(self, prepared: Any) -> Prepared:
+        """``prepared``, or a clear error when it is not a reference side this metric can use."""
+        if not isinstance(prepared, Prepared):
+            raise GecInputError(f"{self.name}.score needs the reference side from prepare(...) or "
+                                f"prepare_text(...), got {type(prepared).__name__}")
+        ours = dict(self.reference_options())
+        theirs = dict(prepared.built_under)
+        if theirs != ours:
+            differing = [k for k in dict.fromkeys([*ours, *theirs]) if ours.get(k) != theirs.get(k)]
+            said = "; ".join(f"{k}: prepared with {_said(theirs.get(k))}, this metric has {_said(ours.get(k))}"
+                             for k in differing)
+            raise GecInputError(f"this reference side was prepared under other options ({said}); prepare it "
+                                f"again with this metric")
+        return prepared
+
+    # ------------------------------------------------------------ scoring
+
     @staticmethod
     def checked_predictions(prepared: Prepared, predictions: Predictions) -> list[Target] | list[str]:
         """One prediction per prepared sentence: the given targets (edits known, e.g. from a
@@ -161,20 +179,44 @@ class Metric(ABC, Generic[C]):
             raise GecInputError(f"predictions must be a list, got {type(predictions).__name__}")
         if len(predictions) != len(prepared):
             raise GecInputError(f"got {len(predictions)} predictions for {len(prepared)} sentences")
-        if all(isinstance(p, Target) for p in predictions):
+        if len(predictions) and all(isinstance(p, Target) for p in predictions):
             return list(predictions)
         return inputs.strings(predictions, "predictions")
 
-    @abstractmethod
-    def score(self, prepared: Prepared, predictions: Predictions) -> Result:
-        """Score one system: ``predictions[i]`` corrects sentence i (text, or a Target whose
-        edits are given, e.g. from a hypothesis M2 file)."""
+    def hypothesis_edits(self, prepared: Prepared, predictions: Sequence[str], work: dict[str, Any]
+                         ) -> list[Target]:
+        """The predictions' ERRANT edits against the prepared sources, extracted once per system
+        (``work`` keeps them for every configuration scoring that system)."""
+        from gecscore.extract.gold import hypothesis_targets
 
-    def score_systems(self, prepared: Prepared, systems: Sequence[tuple[str, Predictions]]
-                      ) -> list[tuple[str, Result]]:
+        key = f"hypothesis edits:errant:tok={self.tokenize}"
+        if key not in work:
+            work[key] = hypothesis_targets(prepared.gold.sources, predictions, tokenize=self.tokenize)
+        return work[key]
+
+    def score(self, prepared: Prepared, predictions: Predictions, *, work: dict[str, Any] | None = None
+              ) -> Result:
+        """Score one system: ``predictions[i]`` corrects sentence i (text, or a Target whose
+        edits are given, e.g. from a hypothesis M2 file).
+
+        ``work``: a dict kept per system by a caller that scores the same predictions with
+        several configurations (the leaderboard): the hypothesis edits, chunk partitions and
+        MaxMatch candidates computed by one are reused by the others (keys name every option
+        they depend on)."""
+        return self._score(self.check_prepared(prepared), predictions, {} if work is None else work)
+
+    @abstractmethod
+    def _score(self, prepared: Prepared, predictions: Predictions, work: dict[str, Any]) -> Result:
+        """:meth:`score` once ``prepared`` is checked."""
+
+    def score_systems(self, prepared: Prepared, systems: Sequence[tuple[str, Predictions]],
+                      works: Sequence[dict[str, Any]] | None = None) -> list[tuple[str, Result]]:
         """Several systems against one reference side, in order; a metric may share work
-        between them (PT-M2 scores the model pairs of all systems in one pass)."""
-        return [(name, self.score(prepared, predictions)) for name, predictions in systems]
+        between them (PT-M2 scores the model pairs of all systems in one pass). ``works``: one
+        ``work`` dict per system (see :meth:`score`)."""
+        works = list(works) if works is not None else [{} for _ in systems]
+        return [(name, self.score(prepared, predictions, work=work))
+                for (name, predictions), work in zip(systems, works, strict=True)]
 
     def compute(self, sources: Sequence[str], predictions: Predictions,
                 references: Sequence[Sequence[str]] | Sequence[str] | None = None) -> Result:
@@ -194,8 +236,20 @@ class Metric(ABC, Generic[C]):
                                 f"string, per source)")
         return references
 
+    # ------------------------------------------------------------ the signature
+
+    def model_facts(self) -> Facts:
+        """What the signature records of the model or judge behind the number (the model and
+        layer that weighed the edits, the judge's backend and model); none by default."""
+        return ()
+
+    def signature(self, prepared: Prepared, extracted: bool = False) -> Signature:
+        """The signature of a result on ``prepared``: the config's options (as declared), the
+        model facts, the input's facts (``extracted``: ERRANT extracted the hypothesis edits)."""
+        return signature_of(self.name, self.config, self.model_facts(), self.input_facts(prepared, extracted))
+
     @staticmethod
-    def input_facts(prepared: Prepared, errant_used: bool = False) -> tuple[tuple[str, str], ...]:
+    def input_facts(prepared: Prepared, errant_used: bool = False) -> Facts:
         """The signature's facts of the input: the gold's, plus ERRANT's and the spaCy model's
         versions when ERRANT extracted edits (from the references or the hypotheses)."""
         if not (errant_used or prepared.gold.origin == "errant"):
@@ -204,22 +258,14 @@ class Metric(ABC, Generic[C]):
 
         return prepared.facts + shared_extractor().facts()
 
-    def reference_key(self) -> tuple:
-        """What the prepared reference side depends on besides the data (for caching)."""
-        return (self.name, self.tokenize)
+
+def _said(value: Any) -> str:
+    return "nothing" if value is None else format_value(value) if not isinstance(value, str) else value
 
 
 def first_column(means: np.ndarray) -> float:
     """The statistic of sentence-level metrics: the system score is the mean sentence score."""
     return float(means[0])
-
-
-def metric_class(name: str) -> type[Metric]:
-    try:
-        module_name, class_name = METRICS[name].split(":")
-    except KeyError:
-        raise GecInputError(f"unknown metric {name!r}; expected one of: {', '.join(METRICS)}") from None
-    return getattr(importlib.import_module(module_name), class_name)
 
 
 def load(name: str, **options: Any) -> Metric:

@@ -1,22 +1,28 @@
-"""Declaring metric options once: default, help, allowed values, and one validation for every
-entry point.
+"""Declaring metric options once: default, help, allowed values, when an option applies, how
+it enters the signature, and one validation for every entry point.
 
-A metric's config is a frozen dataclass whose fields are made with :func:`option`. The CLI
-builds its flags (choices, defaults, help) from those fields, the evaluate modules and
-``gecscore.load`` pass keyword arguments to the same dataclass, so a value is accepted or
-rejected identically everywhere, with a :class:`~gecscore.errors.GecOptionError` naming the
-option. Options shared by several metrics (``level``, ``tokenize``, the model and the judge)
-are declared here, once; each metric module declares its own.
+A metric's config is a frozen dataclass whose fields are made with :func:`option`. Everything
+else reads those declarations: the CLI builds its flags (choices, defaults, help), the evaluate
+modules their ``_compute`` parameters and docstring, the Spaces their controls, the leaderboard
+its ``NAME:key=value`` configurations, and :mod:`gecscore.signature` the signature, so a value is
+accepted or rejected identically everywhere, with a :class:`~gecscore.errors.GecOptionError`
+naming the option. Options shared by several metrics (``level``, ``tokenize``, the model and the
+judge) are declared here, once; each metric family declares its own in ``<family>/config.py``.
+
+An option may apply only under another option's value (PT-M2's ``max_unchanged_words`` only
+with ``base="m2"``; the BERTScore ``precision`` only when a BERTScore model weighs edits): a
+config lists those as :class:`When` rules in its ``conditions``. An option that does not apply
+is left out of the signature (it cannot change the number), hidden in a Space, and skipped when
+the leaderboard applies run-wide model or judge options.
 """
 from __future__ import annotations
 
 import dataclasses
 import math
 from dataclasses import dataclass
-from typing import Any, Iterator, Sequence
+from typing import Any, Callable, ClassVar, Iterator, Mapping, Sequence
 
 from gecscore.errors import GecOptionError
-from gecscore.judge.factory import JUDGE_BACKENDS
 
 # What the signature calls a value that is absent; a field whose value is this is left out.
 UNSET = None
@@ -25,23 +31,61 @@ UNSET = None
 def option(default: Any, help: str, *, kind: type | tuple[type, ...] | None = None,
            choices: Sequence[Any] | None = None, minimum: float | None = None,
            exclusive_minimum: float | None = None, maximum: float | None = None,
-           signature: str | None = "", cli: bool = True, metavar: str | None = None,
-           repeat: bool = False) -> Any:
+           signature: str | None = "", signature_rank: int = 0, signature_default: bool = True,
+           signature_format: Callable[[Any], str] | None = None, cli: bool = True,
+           metavar: str | None = None, repeat: bool = False) -> Any:
     """A config field with its default and what :func:`validate` checks.
 
     ``kind``: the accepted type(s) (default: the default's type; ``None`` is always accepted
     when the default is ``None``). ``signature``: the key this option has in the signature
     ("" = its own name, ``None`` = not part of the signature because it cannot change the
-    number, e.g. a batch size or a cache path). ``cli=False`` keeps it off the command line;
-    ``repeat``: a list of values, one per use of the flag.
+    number, e.g. a batch size or a cache path). ``signature_rank``: 0 places the option among
+    the metric's options, before the facts of its model or judge; 1, 2, ... after them, in that
+    order (so that signatures published before an option existed keep their prefix).
+    ``signature_default=False``: left out while it has its default value (an option added
+    later, such as ``precision``). ``signature_format``: how the value is written (default
+    :func:`format_value`). ``cli=False`` keeps it off the command line; ``repeat``: a list of
+    values, one per use of the flag.
     """
     if kind is None and default is not None:
         kind = type(default)
     return dataclasses.field(default=default, metadata={
         "help": help, "kind": kind, "choices": tuple(choices) if choices is not None else None,
         "minimum": minimum, "exclusive_minimum": exclusive_minimum, "maximum": maximum,
-        "signature": signature, "cli": cli, "metavar": metavar,
-        "repeat": repeat})
+        "signature": signature, "signature_rank": signature_rank, "signature_default": signature_default,
+        "signature_format": signature_format, "cli": cli, "metavar": metavar, "repeat": repeat})
+
+
+@dataclass(frozen=True)
+class When:
+    """An option applies only while option ``option`` has one of ``values`` (a config's
+    ``conditions`` map option names to these)."""
+
+    option: str
+    values: tuple[Any, ...]
+
+    def holds(self, config: Any) -> bool:
+        return getattr(config, self.option) in self.values
+
+    def describe(self) -> str:
+        """``scorer=bertscore|bartscore``: for help texts."""
+        return f"{self.option}={'|'.join(map(str, self.values))}"
+
+
+def conditions_of(config: Any) -> Mapping[str, When]:
+    """The config's ``conditions`` (option name -> :class:`When`), empty if it has none."""
+    return getattr(config, "conditions", {}) or {}
+
+
+def applies(config: Any, name: str) -> bool:
+    """Whether option ``name`` can change what ``config`` computes (see :class:`When`)."""
+    rule = conditions_of(config).get(name)
+    return rule is None or rule.holds(config)
+
+
+def declared_default(config_type: type, name: str) -> Any:
+    """The declared default of option ``name`` of ``config_type``."""
+    return next(f.default for f in dataclasses.fields(config_type) if f.name == name)
 
 
 def fields_of(config: Any) -> Iterator[dataclasses.Field]:
@@ -104,16 +148,31 @@ def build_config(config_type: type, options: dict[str, Any]) -> Any:
     return config_type(**options)
 
 
-def signature_items(config: Any) -> list[tuple[str, str]]:
-    """(key, value) of every option that changes the number and is set, in declaration order."""
+def signature_items(config: Any) -> list[tuple[int, str, str]]:
+    """``(rank, key, value)`` of every option that can change the number: in the signature,
+    applying under the config's other options, set, and shown at its default unless declared
+    otherwise; in declaration order (:func:`gecscore.signature.signature_of` orders by rank)."""
     items = []
     for f in fields_of(config):
-        key = f.metadata["signature"]
+        meta = f.metadata
+        key = meta["signature"]
         value = getattr(config, f.name)
-        if key is None or value is None:
+        if key is None or value is None or not applies(config, f.name):
             continue
-        items.append((key or f.name, format_value(value)))
+        if not meta["signature_default"] and value == _normalised_default(f):
+            continue
+        written = (meta["signature_format"] or format_value)(value)
+        items.append((meta["signature_rank"], key or f.name, written))
     return items
+
+
+def _normalised_default(f: dataclasses.Field) -> Any:
+    return float(f.default) if isinstance(f.default, int) and float in _kinds(f.metadata) else f.default
+
+
+def _kinds(metadata: Mapping[str, Any]) -> tuple:
+    kind = metadata.get("kind")
+    return kind if isinstance(kind, tuple) else (kind,)
 
 
 def format_value(value: Any) -> str:
@@ -136,7 +195,7 @@ class TextOptions:
     """How text inputs are read: whitespace-tokenised as given, or tokenised by spaCy first."""
 
     tokenize: bool = option(False, "tokenise sources, predictions and references with spaCy first "
-                                   "(for untokenised text such as LLM outputs)", signature="tok")
+                                   "(for untokenised text such as LLM outputs)", signature="tok", signature_rank=1)
 
 
 #: per-error-type granularities, as errant_compare -cat 1/2/3 (see gecscore.m2.per_type.type_at)
@@ -145,6 +204,9 @@ PER_TYPE_GRANULARITIES = ("operation", "main", "full")
 # and approximate (their largest difference on CoNLL-2014: docs/pt_m2_fidelity.md).
 PRECISIONS = ("fp32", "bf16", "fp16")
 DEFAULT_PRECISION = "fp32"
+# The judges: an OpenAI-compatible endpoint, a local transformers model, or recorded answers
+# (gecscore.judge.factory builds each).
+JUDGE_BACKENDS = ("openai", "transformers", "replay")
 
 
 @dataclass(frozen=True)
@@ -177,7 +239,8 @@ class LayerOptions:
                                           "bert-base-uncased)", kind=int, minimum=1, signature=None)
     precision: str = option(DEFAULT_PRECISION, "BERTScore forward pass: fp32 (exact: the reference code's "
                                                "numbers) or bf16 / fp16 (faster, approximate; fp16 on CUDA "
-                                               "only); in the signature unless fp32", choices=PRECISIONS)
+                                               "only); in the signature unless fp32", choices=PRECISIONS,
+                              signature_rank=3, signature_default=False)
 
 
 @dataclass(frozen=True)
@@ -211,14 +274,11 @@ class JudgeOptions:
     replay: str | None = option(None, "with --backend replay: answer from FILE (a --transcript or a DSGram-Eval "
                                       "answer file)", kind=str, signature=None, metavar="FILE")
 
-    def build_judge(self, model: str | None, device: str | None, batch_size: int | None,
-                    progress: bool = True):
-        """The :class:`gecscore.judge.runner.Judge` these options describe."""
-        from gecscore.judge.factory import build_judge
 
-        return build_judge(self.backend, model, base_url=self.base_url, api_key_env=self.api_key_env,
-                           cache=self.cache, no_cache=self.no_cache, concurrency=self.concurrency,
-                           timeout=self.timeout, max_retries=self.max_retries, device=device,
-                           batch_size=batch_size or 8, progress=progress, replay=self.replay,
-                           transcript=self.transcript, export_batch=self.export_batch,
-                           import_batch=self.import_batch)
+def check_precision_device(config: Any) -> None:
+    """fp16 runs on CUDA only: refuse it at load when the config names another device (with no
+    device given, the device is chosen, and checked, when the model is loaded)."""
+    precision, device = getattr(config, "precision", DEFAULT_PRECISION), getattr(config, "device", None)
+    if precision == "fp16" and applies(config, "precision") and device is not None \
+            and not str(device).startswith("cuda"):
+        raise GecOptionError("precision", f"fp16 needs a CUDA device, not device={device}; use bf16 on the CPU")

@@ -34,10 +34,10 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from gecscore import __version__
+from gecscore.version import __version__
 from gecscore.errors import GecInputError
+from gecscore.registry import module_names
 
-METRICS = ("cleme2", "pt_m2", "imeasure", "dsgram")
 CARD = "README.md"
 APP = "app.py"
 REQUIREMENTS = "requirements.txt"
@@ -68,8 +68,8 @@ class SpaceSources:
 
     @classmethod
     def find(cls, name: str, root: Path | None = None) -> "SpaceSources":
-        if name not in METRICS:
-            raise GecInputError(f"unknown metric {name!r}; expected one of: {', '.join(METRICS)}")
+        if name not in module_names():
+            raise GecInputError(f"unknown metric {name!r}; expected one of: {', '.join(module_names())}")
         root = Path(root) if root else repo_root()
         sources = cls(name, root / "metrics" / name / f"{name}.py", root / "metrics" / name / CARD,
                       root / "spaces" / name / APP, root / "metrics" / name / REQUIREMENTS)

@@ -15,7 +15,6 @@ from gecscore.chunks.config import ClemeConfig
 from gecscore.chunks.evaluation import SampleChunks, label_corpus
 from gecscore.chunks.labels import ChunkCounts, LabelledChunks
 from gecscore.types import ChunkPartition, Sample
-from gecscore.chunks.weighers import weigher_signature
 
 
 def precision_recall_f(tp: float, fp: float, fn: float, beta: float = ClemeConfig.beta) -> tuple[float, float, float]:
@@ -50,7 +49,6 @@ class ChunkMetricResult:
     """What CLEME and CLEME2.0 return: headline scores, totals and each sample's choice."""
 
     metric: str
-    options: dict[str, str]
     scores: dict[str, float]
     counts: ChunkCounts
     sentences: list[SentenceScore]
@@ -82,19 +80,15 @@ def tie_break(counts: ChunkCounts) -> tuple[float, float, float, float]:
     return (counts.tp, -counts.fp, -counts.fn, counts.tn)
 
 
-def score_cleme(samples: Sequence[Sample], *, level: str = ClemeConfig.level,
-                assumption: str = ClemeConfig.assumption, weighting: str = ClemeConfig.weighting,
-                beta: float = ClemeConfig.beta,
-                partitions: Sequence[ChunkPartition] | None = None,
-                weigher=None) -> ChunkMetricResult:
-    """CLEME P/R/F_beta of one system. ``weighting`` is ``length`` (CLEME's default) or
-    ``none``; another weigher (similarity, LLM) can be passed as ``weigher``."""
-    chunks = label_corpus(samples, assumption=assumption, level=level, weighting=weighting,
+def score_cleme(samples: Sequence[Sample], config: ClemeConfig = ClemeConfig(), *,
+                partitions: Sequence[ChunkPartition] | None = None, weigher=None) -> ChunkMetricResult:
+    """CLEME P/R/F_beta of one system (the implementation behind ``gecscore.load("cleme")``).
+    ``config.weighting`` is ``length`` (CLEME's default) or ``none``; a model-backed weigher
+    (similarity, LLM) comes as ``weigher``. ``partitions``: the samples' chunk partitions, if
+    already computed (they do not depend on any option)."""
+    level, beta = config.level, config.beta
+    chunks = label_corpus(samples, assumption=config.assumption, level=level, weighting=config.weighting,
                           partitions=partitions, weigher=weigher)
-    options = {"level": level, "assumption": assumption, "weighting": weighting}
-    if signature := weigher_signature(weigher):
-        options["weights"] = signature
-    options["beta"] = f"{beta:g}"
     if level == "corpus":
         def key(totals: ChunkCounts, counts: ChunkCounts):
             merged = totals + counts
@@ -114,4 +108,4 @@ def score_cleme(samples: Sequence[Sample], *, level: str = ClemeConfig.level,
         r = sum(s.scores["r"] for s in sentences) / n
         f = sum(s.scores["f"] for s in sentences) / n
         totals = sum((s.counts for s in sentences), ChunkCounts())
-    return ChunkMetricResult("cleme", options, {"score": f, "p": p, "r": r, "f": f}, totals, sentences, chunks)
+    return ChunkMetricResult("cleme", {"score": f, "p": p, "r": r, "f": f}, totals, sentences, chunks)

@@ -15,10 +15,9 @@ from typing import Sequence
 
 from gecscore.chunks.labels import ChunkCounts
 from gecscore.chunks.cleme import ChunkMetricResult, SentenceScore, choose_corpus, tie_break
-from gecscore.chunks.config import Cleme2Config, parse_alphas
+from gecscore.chunks.config import Cleme2Config
 from gecscore.chunks.evaluation import label_corpus
 from gecscore.types import ChunkPartition, Sample
-from gecscore.chunks.weighers import weigher_signature
 
 RATIOS = ("hit", "wrong", "under", "over")
 
@@ -36,18 +35,14 @@ def disentangled_scores(counts: ChunkCounts, alphas: Sequence[float]) -> dict[st
     return {"score": score, "hit": hit, "wrong": wrong, "under": under, "over": over}
 
 
-def score_cleme2(samples: Sequence[Sample], *, level: str = Cleme2Config.level,
-                 assumption: str = Cleme2Config.assumption, weighting: str = Cleme2Config.weighting, alpha: str | Sequence[float] | None = None,
-                 partitions: Sequence[ChunkPartition] | None = None,
-                 weigher=None) -> ChunkMetricResult:
-    """CLEME2.0 of one system."""
-    alphas = parse_alphas(alpha, level)
-    chunks = label_corpus(samples, assumption=assumption, level=level, weighting=weighting,
+def score_cleme2(samples: Sequence[Sample], config: Cleme2Config = Cleme2Config(), *,
+                 partitions: Sequence[ChunkPartition] | None = None, weigher=None) -> ChunkMetricResult:
+    """CLEME2.0 of one system (the implementation behind ``gecscore.load("cleme2")``); a
+    model-backed weigher (similarity, LLM) comes as ``weigher``; ``partitions``: the samples'
+    chunk partitions, if already computed (they do not depend on any option)."""
+    level, alphas = config.level, config.alpha
+    chunks = label_corpus(samples, assumption=config.assumption, level=level, weighting=config.weighting,
                           partitions=partitions, weigher=weigher)
-    options = {"level": level, "assumption": assumption, "weighting": weighting,
-               "alpha": ",".join(f"{a:g}" for a in alphas)}
-    if signature := weigher_signature(weigher):
-        options["weights"] = signature
     if level == "corpus":
         def key(totals: ChunkCounts, counts: ChunkCounts):
             return (disentangled_scores(totals + counts, alphas)["score"], *tie_break(counts))
@@ -64,4 +59,4 @@ def score_cleme2(samples: Sequence[Sample], *, level: str = Cleme2Config.level,
         n = len(sentences) or 1
         scores = {k: sum(s.scores[k] for s in sentences) / n for k in ("score", *RATIOS)}
         totals = sum((s.counts for s in sentences), ChunkCounts())
-    return ChunkMetricResult("cleme2", options, scores, totals, sentences, chunks)
+    return ChunkMetricResult("cleme2", scores, totals, sentences, chunks)

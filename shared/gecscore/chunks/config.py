@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Sequence
+from typing import ClassVar, Mapping, Sequence
 
 from gecscore.chunks.labels import ASSUMPTIONS
 from gecscore.errors import GecOptionError
-from gecscore.options import (LEVELS, JudgeOptions, LayerOptions, ModelOptions, PerTypeOptions, TextOptions, format_value,
-                              option, validate)
+from gecscore.options import (LEVELS, JudgeOptions, LayerOptions, ModelOptions, PerTypeOptions, TextOptions, When,
+                              check_precision_device, fields_of, format_value, option, validate)
 
 WEIGHTINGS = ("none", "length", "similarity", "llm")
 MODEL_WEIGHTINGS = ("similarity", "llm")
@@ -42,7 +42,16 @@ def parse_alphas(alpha: str | Sequence[float] | None, level: str) -> tuple[float
 
 @dataclass(frozen=True)
 class ChunkOptions(TextOptions, ModelOptions, LayerOptions, JudgeOptions, PerTypeOptions):
-    """What CLEME and CLEME2.0 share."""
+    """What CLEME and CLEME2.0 share. The model options apply with a model-backed weighting
+    (similarity: BERTScore; llm: the judge's model), the BERTScore layer and precision with
+    ``weighting="similarity"``, the judge's options with ``weighting="llm"``."""
+
+    conditions: ClassVar[Mapping[str, When]] = {
+        "model": When("weighting", MODEL_WEIGHTINGS), "batch_size": When("weighting", MODEL_WEIGHTINGS),
+        "device": When("weighting", MODEL_WEIGHTINGS),
+        "num_layers": When("weighting", ("similarity",)), "precision": When("weighting", ("similarity",)),
+        **{f.name: When("weighting", ("llm",)) for f in fields_of(JudgeOptions)},
+    }
 
     level: str = option("corpus", "corpus: pool all chunks; sentence: mean of sentence scores", choices=LEVELS)
     assumption: str = option("dep", "references dependent (judged one at a time) or independent (any "
@@ -59,6 +68,7 @@ class ClemeConfig(ChunkOptions):
 
     def __post_init__(self) -> None:
         validate(self)
+        check_precision_device(self)
 
 
 @dataclass(frozen=True)
@@ -74,6 +84,7 @@ class Cleme2Config(ChunkOptions):
 
     def __post_init__(self) -> None:
         validate(self)
+        check_precision_device(self)
         object.__setattr__(self, "alpha", parse_alphas(self.alpha, self.level))
 
 

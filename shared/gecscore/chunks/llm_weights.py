@@ -121,8 +121,8 @@ class LlmChunkWeigher:
                 self.fallen_back.add(key)
                 self.failures.append(EditWeightFailure(key[0], key[1], problems.get(key, "no answer")))
 
-    def signature(self) -> str:
-        return f"judge:{self.judge.name}"
+    def facts(self) -> tuple[tuple[str, str], ...]:
+        return (("judge", self.judge.name),)
 
     def fallback_count(self) -> int:
         """Edits that fell back to weight 1 (no usable judge answer)."""

@@ -8,7 +8,7 @@ partition, labels and weights.
 from __future__ import annotations
 
 from functools import partial
-from typing import Sequence
+from typing import Any, Sequence
 
 import numpy as np
 
@@ -18,9 +18,8 @@ from gecscore.chunks.config import ClemeConfig, Cleme2Config
 from gecscore.chunks.labels import ChunkCounts
 from gecscore.chunks.report import result_values, sentence_records
 from gecscore.chunks.weighers import ChunkWeigher, build_chunk_weigher
-from gecscore.metric import Metric, Predictions, Prepared, Result, Signature, first_column
-from gecscore.options import format_value
-from gecscore.types import ChunkPartition, GoldCorpus, Sample, Target
+from gecscore.metric import Metric, Predictions, Prepared, Result, first_column
+from gecscore.types import GoldCorpus, Sample, Target
 
 
 class _ChunkMetric(Metric):
@@ -39,7 +38,9 @@ class _ChunkMetric(Metric):
         if self._weigher is None and config.weighting in ("similarity", "llm"):
             judge = None
             if config.weighting == "llm":
-                judge = config.build_judge(config.model, config.device, config.batch_size, progress=False)
+                from gecscore.judge.factory import judge_from_options
+
+                judge = judge_from_options(config, config.model, config.device, config.batch_size, progress=False)
             self._weigher = build_chunk_weigher(config.weighting, model=config.model, num_layers=config.num_layers,
                                                 batch_size=config.batch_size, device=config.device,
                                                 judge=judge, progress=False, precision=config.precision)
@@ -59,27 +60,38 @@ class _ChunkMetric(Metric):
     def prepare(self, gold: GoldCorpus) -> Prepared:
         for sentence in gold.sentences:
             sentence.targets()  # built once, kept on the gold
-        return Prepared(gold, gold.facts())
+        return self.prepared(gold)
 
-    def hypotheses(self, prepared: Prepared, predictions: Predictions) -> tuple[list[Target], bool]:
-        """The hypothesis targets and whether ERRANT extracted them."""
+    def reference_options(self) -> tuple[tuple[str, Any], ...]:
+        """CLEME and CLEME2.0 build the same reference side (the gold's targets)."""
+        return (("reference side", "chunks"), ("tokenize", self.tokenize))
+
+    def hypotheses(self, prepared: Prepared, predictions: Predictions, work: dict[str, Any]
+                   ) -> tuple[list[Target], bool]:
+        """The hypothesis targets and whether ERRANT extracted them (kept in ``work``)."""
         predictions = self.checked_predictions(prepared, predictions)
         if isinstance(predictions[0], Target):
             return predictions, False
-        from gecscore.extract.gold import hypothesis_targets
-
-        return hypothesis_targets(prepared.gold.sources, predictions, tokenize=self.tokenize), True
+        return self.hypothesis_edits(prepared, predictions, work), True
 
     def samples(self, prepared: Prepared, hypotheses: Sequence[Target]) -> list[Sample]:
         return [Sample(gold.source, hyp, gold.targets(), index)
                 for index, (gold, hyp) in enumerate(zip(prepared.gold.sentences, hypotheses))]
 
-    def score(self, prepared: Prepared, predictions: Predictions, *,
-              partitions: Sequence[ChunkPartition] | None = None) -> Result:
-        """``partitions`` (from :func:`gecscore.chunks.evaluation.partition_corpus` of the same
-        samples) lets several settings share one system's partition."""
-        hypotheses, extracted = self.hypotheses(prepared, predictions)
+    def model_facts(self) -> tuple[tuple[str, str], ...]:
+        """The similarity model and layer, or the judge, of a model-backed weighting."""
+        return self._weigher.facts() if self._weigher is not None else ()
+
+    def _score(self, prepared: Prepared, predictions: Predictions, work: dict[str, Any]) -> Result:
+        from gecscore.chunks.evaluation import partition_corpus
+
+        hypotheses, extracted = self.hypotheses(prepared, predictions, work)
         samples = self.samples(prepared, hypotheses)
+        # the partition depends on no option: every CLEME configuration of a system shares it
+        key = f"chunk partitions:{'errant' if extracted else 'given'}:tok={self.tokenize}"
+        partitions = work.get(key)
+        if partitions is None:
+            partitions = work[key] = partition_corpus(samples)
         detail = self._score_samples(samples, partitions)
         values = result_values(detail)
         weigher = self._weigher
@@ -92,34 +104,17 @@ class _ChunkMetric(Metric):
                                             alphas=getattr(self.config, "alpha", None),
                                             beta=getattr(self.config, "beta", None))
         stats, statistic = self._statistics(detail)
-        signature = self.signature_for(prepared, detail, extracted)
-        return Result(self.name, signature, values, stats, statistic, detail,
+        return Result(self.name, self.signature(prepared, extracted), values, stats, statistic, detail,
                       partial(sentence_records, detail))
-
-    def signature_for(self, prepared: Prepared, detail, extracted: bool) -> Signature:
-        config = self.config
-        options = [("level", config.level), ("assumption", config.assumption), ("weighting", config.weighting)]
-        options += self._metric_options()
-        if "weights" in detail.options:
-            options.append(("weights", detail.options["weights"]))
-        options.append(("tok", format_value(config.tokenize)))
-        return Signature(self.name, tuple(options), self.input_facts(prepared, extracted))
-
-    def reference_key(self) -> tuple:
-        return ("chunks", self.tokenize)
 
 
 class ClemeMetric(_ChunkMetric):
     name = "cleme"
     config_type = ClemeConfig
-
-    def _metric_options(self) -> list[tuple[str, str]]:
-        return [("beta", format_value(self.config.beta))]
+    summary = "CLEME: chunk-level precision, recall and F0.5"
 
     def _score_samples(self, samples, partitions):
-        c = self.config
-        return score_cleme(samples, level=c.level, assumption=c.assumption, weighting=c.weighting, beta=c.beta,
-                           partitions=partitions, weigher=self.weigher())
+        return score_cleme(samples, self.config, partitions=partitions, weigher=self.weigher())
 
     def _statistics(self, detail):
         if self.config.level == "corpus":
@@ -131,14 +126,10 @@ class ClemeMetric(_ChunkMetric):
 class Cleme2Metric(_ChunkMetric):
     name = "cleme2"
     config_type = Cleme2Config
-
-    def _metric_options(self) -> list[tuple[str, str]]:
-        return [("alpha", format_value(self.config.alpha))]
+    summary = "CLEME2.0: hit/wrong/under/over-correction and the comprehensive score"
 
     def _score_samples(self, samples, partitions):
-        c = self.config
-        return score_cleme2(samples, level=c.level, assumption=c.assumption, weighting=c.weighting, alpha=c.alpha,
-                            partitions=partitions, weigher=self.weigher())
+        return score_cleme2(samples, self.config, partitions=partitions, weigher=self.weigher())
 
     def _statistics(self, detail):
         if self.config.level == "corpus":

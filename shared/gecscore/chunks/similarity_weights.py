@@ -59,12 +59,9 @@ class SimilarityChunkWeigher:
         self.model = model
         self.scorer = BertScoreF1(model, num_layers, batch_size, device, progress, precision=precision)
 
-    def signature(self) -> str:
-        """The model and layer (known once the model is loaded, i.e. after weighing), and the
-        precision unless fp32."""
-        precision = self.scorer.precision
-        return (f"model:{model_label(self.model)}|layer:{self.scorer.layer}"
-                + ("" if precision == DEFAULT_PRECISION else f"|precision:{precision}"))
+    def facts(self) -> tuple[tuple[str, str], ...]:
+        """The model and layer (known once the model is loaded, i.e. after weighing)."""
+        return (("model", model_label(self.model)), ("layer", str(self.scorer.layer)))
 
     def __call__(self, samples: Sequence[Sample], partitions: Sequence[ChunkPartition],
                  labelled: Sequence[Sequence[LabelledChunks]]) -> list[list[tuple[float, ...]]]:

@@ -1,8 +1,8 @@
 """The model-backed chunk weighers of CLEME / CLEME2.0 ``weighting="similarity"|"llm"``.
 
 A weigher sees the whole corpus at once (so model calls are batched and deduplicated) and
-returns, per sample and candidate labelling, one weight per chunk; ``signature()`` names what
-it adds to the metric signature (model and layer, or the judge).
+returns, per sample and candidate labelling, one weight per chunk; ``facts()`` names what it
+adds to the metric signature (model and layer, or the judge).
 """
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ class ChunkWeigher(Protocol):
     def __call__(self, samples: Sequence[Sample], partitions: Sequence[ChunkPartition],
                  labelled: Sequence[Sequence[LabelledChunks]]) -> list[list[Sequence[float]]]: ...
 
-    def signature(self) -> str: ...
+    def facts(self) -> tuple[tuple[str, str], ...]: ...
 
 
 def build_chunk_weigher(weighting: str, *, model: str | None = None, num_layers: int | None = None,
@@ -39,8 +39,3 @@ def build_chunk_weigher(weighting: str, *, model: str | None = None, num_layers:
             raise ValueError("weighting 'llm' needs a judge (gecscore.judge.factory.build_judge)")
         return llm_chunk_weigher(judge)
     return None
-
-
-def weigher_signature(weigher: ChunkWeigher | None) -> str | None:
-    """What the weigher (or None) adds to a metric signature, if anything."""
-    return weigher.signature() if weigher is not None else None

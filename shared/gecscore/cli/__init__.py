@@ -17,7 +17,7 @@ import os
 import sys
 import warnings
 
-from gecscore import __version__
+from gecscore.version import __version__
 from gecscore.errors import GecInputError, GecOptionError, MissingModelError
 from gecscore.judge.types import JudgeError
 from gecscore.progress import silence

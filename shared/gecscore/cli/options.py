@@ -6,7 +6,8 @@ import argparse
 import dataclasses
 from typing import Any
 
-from gecscore.options import JudgeOptions, LayerOptions, ModelOptions, TextOptions, fields_of, format_value
+from gecscore.options import (JudgeOptions, LayerOptions, ModelOptions, TextOptions, conditions_of, fields_of,
+                              format_value)
 
 GROUPS = (
     (TextOptions, "inputs"),
@@ -40,6 +41,9 @@ def add_config_arguments(parser: argparse.ArgumentParser, config_type: type) -> 
         group = groups[title]
         default = f.default
         help_text = meta["help"]
+        rule = conditions_of(config_type).get(f.name)
+        if rule is not None:
+            help_text += f" [with --{rule.option.replace('_', '-')} {'|'.join(map(str, rule.values))}]"
         if isinstance(default, bool):
             group.add_argument(flag(f.name), dest=f.name, action="store_true", help=help_text)
             continue

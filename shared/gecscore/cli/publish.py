@@ -11,11 +11,11 @@ DEFAULT_TOKEN_ENV = "HF_TOKEN"
 
 
 def register(subparsers) -> None:
-    from gecscore.publish import METRICS
+    from gecscore.registry import module_names
 
     help_text = "build a metric's Hugging Face Space folder (card, app, script, requirements) and upload it"
     parser = subparsers.add_parser("publish", help=help_text, description=help_text)
-    parser.add_argument("name", choices=METRICS, help="the metric to publish")
+    parser.add_argument("name", choices=module_names(), help="the metric to publish")
     parser.add_argument("--namespace", help="Hub user or organisation (required unless --dry-run)")
     parser.add_argument("--dry-run", action="store_true", help="only write the folder; upload nothing")
     parser.add_argument("--out", default=DEFAULT_OUT,

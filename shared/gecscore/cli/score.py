@@ -10,18 +10,6 @@ from gecscore.cli.inputs import (add_input_arguments, add_output_arguments, prep
                                  read_systems, write_json_lines)
 from gecscore.cli.options import add_config_arguments, config_from_args
 
-COMMANDS = {
-    "cleme": "CLEME: chunk-level precision, recall and F0.5",
-    "cleme2": "CLEME2.0: hit/wrong/under/over-correction and the comprehensive score",
-    "pt_m2": "PT-M2 / PT-ERRANT: M2 or ERRANT F_beta with edits weighted by BERTScore or BARTScore "
-             "(--scorer none: plain M2 / SentM2)",
-    "imeasure": "I-measure: WAS counts on a 3-way alignment, WAcc and improvement I",
-    "dsgram": "DSGram: LLM-judged semantic coherence, edit level and fluency with AHP weights",
-    "gleu": "GLEU (Napoles et al. 2016): n-gram precision against the references, penalising source n-grams "
-            "the reference does not contain",
-}
-
-
 # Exit code when scores were printed but the LLM judge let the run down: more than
 # --max-fallback-share of the LLM edit weights fell back to 1 (CLEME2.0 --weighting llm), or every
 # DSGram sentence failed.
@@ -30,13 +18,16 @@ DEFAULT_MAX_FALLBACK_SHARE = 0.1
 
 
 def register(subparsers) -> None:
-    from gecscore.metric import metric_class
+    """One command per registered metric (:mod:`gecscore.registry`), its flags read from the
+    metric's config."""
+    from gecscore.registry import metric_class, metric_names
 
-    for name, help_text in COMMANDS.items():
-        parser = subparsers.add_parser(name, help=help_text, description=help_text)
-        add_input_arguments(parser, reference_free=name == "dsgram")
+    for name in metric_names():
+        cls = metric_class(name)
+        parser = subparsers.add_parser(name, help=cls.summary, description=cls.summary)
+        add_input_arguments(parser, reference_free=not cls.needs_references)
         add_output_arguments(parser)
-        add_config_arguments(parser, metric_class(name).config_type)
+        add_config_arguments(parser, cls.config_type)
         if name in ("cleme", "cleme2"):
             parser.add_argument("--max-fallback-share", type=float, default=DEFAULT_MAX_FALLBACK_SHARE,
                                 metavar="FRACTION",
@@ -48,7 +39,7 @@ def register(subparsers) -> None:
 def run(args: argparse.Namespace) -> int:
     """Score each --hyp system against one prepared reference side; print one result (one
     system) or one JSON object with a result per system (``systems``)."""
-    from gecscore.metric import metric_class
+    from gecscore.registry import metric_class
 
     cls = metric_class(args.metric)
     metric = cls(config_from_args(cls.config_type, args))

@@ -16,10 +16,15 @@ class DsgramConfig(ModelOptions, JudgeOptions):
     """DSGram (Xie et al. 2024): LLM-judged sub-scores combined by per-sentence AHP weights."""
 
     weights: str = option("dynamic", "dynamic: AHP weights per sentence; equal: 1/3 each", choices=WEIGHT_MODES)
-    max_reasks: int = option(MAX_REASKS, "re-asks for unreadable output or an inconsistent matrix", minimum=0)
-    temperature: float = option(DSGRAM_SAMPLING.temperature, "judge sampling temperature", minimum=0)
-    top_p: float = option(DSGRAM_SAMPLING.top_p, "judge nucleus sampling", exclusive_minimum=0, maximum=1)
-    max_tokens: int = option(DSGRAM_SAMPLING.max_tokens, "judge answer length limit (tokens)", minimum=1)
+    # the judge's backend and model come next in the signature (DsgramMetric.model_facts)
+    temperature: float = option(DSGRAM_SAMPLING.temperature, "judge sampling temperature", minimum=0,
+                                signature_rank=1)
+    top_p: float = option(DSGRAM_SAMPLING.top_p, "judge nucleus sampling", exclusive_minimum=0, maximum=1,
+                          signature_rank=1)
+    max_tokens: int = option(DSGRAM_SAMPLING.max_tokens, "judge answer length limit (tokens)", minimum=1,
+                             signature_rank=1)
+    max_reasks: int = option(MAX_REASKS, "re-asks for unreadable output or an inconsistent matrix", minimum=0,
+                             signature="reasks", signature_rank=1)
 
     def __post_init__(self) -> None:
         validate(self)

@@ -11,14 +11,15 @@ import numpy as np
 
 from gecscore.dsgram.config import DsgramConfig
 from gecscore.dsgram.scorer import result_values, score_dsgram, sentence_records
-from gecscore.judge.types import Sampling
-from gecscore.metric import Metric, Predictions, Prepared, Result, Signature
+from gecscore.metric import Metric, Predictions, Prepared, Result
 from gecscore.types import Gold, GoldCorpus, Target
 
 
 class DsgramMetric(Metric):
     name = "dsgram"
     config_type = DsgramConfig
+    summary = "DSGram: LLM-judged semantic coherence, edit level and fluency with AHP weights"
+    needs_references = False
 
     def __init__(self, config: DsgramConfig, *, judge=None):
         """``judge`` shares one judge (and its cache and connections) between metric objects."""
@@ -29,7 +30,9 @@ class DsgramMetric(Metric):
         """The judge, built on first use and kept (close it with :meth:`close`)."""
         if self._judge is None:
             c = self.config
-            self._judge = c.build_judge(c.model, c.device, c.batch_size, progress=False)
+            from gecscore.judge.factory import judge_from_options
+
+            self._judge = judge_from_options(c, c.model, c.device, c.batch_size, progress=False)
         return self._judge
 
     def has_judge(self) -> bool:
@@ -41,7 +44,7 @@ class DsgramMetric(Metric):
             self._judge = None
 
     def prepare(self, gold: GoldCorpus) -> Prepared:
-        return Prepared(gold, ())
+        return self.prepared(gold, facts=())
 
     def needed_references(self, references: Any) -> None:
         """None: DSGram is reference-free (references, if given, are not used)."""
@@ -55,23 +58,24 @@ class DsgramMetric(Metric):
         return self.prepare(GoldCorpus(tuple(Gold(tuple(s.split()), {}, 0, str(i + 1))
                                              for i, s in enumerate(sources)), "none"))
 
-    def score(self, prepared: Prepared, predictions: Predictions) -> Result:
+    def model_facts(self) -> tuple[tuple[str, str], ...]:
+        """The judge's backend and model."""
+        backend = self.judge().backend
+        return (("backend", backend.name), ("model", backend.model))
+
+    def _score(self, prepared: Prepared, predictions: Predictions, work: dict[str, Any]) -> Result:
         c = self.config
         predictions = self.checked_predictions(prepared, predictions)
         if isinstance(predictions[0], Target):
             predictions = [" ".join(p.tokens) for p in predictions]
-        detail = score_dsgram(prepared.gold.sources, predictions, self.judge(), weights=c.weights,
-                              sampling=Sampling(c.temperature, c.top_p, c.max_tokens), max_reasks=c.max_reasks)
+        detail = score_dsgram(prepared.gold.sources, predictions, self.judge(), c)
         values = result_values(detail)
         # per sentence (score, 1), or (0, 0) when the judge failed: the mean over scored sentences
         stats = np.asarray([[s.score, 1.0] if not s.failed else [0.0, 0.0] for s in detail.sentences],
                            dtype=np.float64).reshape(-1, 2)
-        signature = Signature(self.name, tuple(detail.options.items()), prepared.facts)
-        return Result(self.name, signature, values, stats, ratio_of_columns, detail,
+        return Result(self.name, self.signature(prepared), values, stats, ratio_of_columns, detail,
                       partial(sentence_records, detail))
 
-    def reference_key(self) -> tuple:
-        return ("dsgram",)
 
 
 def ratio_of_columns(means: np.ndarray) -> float:

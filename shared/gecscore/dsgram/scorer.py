@@ -19,9 +19,9 @@ from gecscore import inputs
 from gecscore.judge.parsing import NUMBER, JudgeOutputError, json_values, normal_key, to_number
 from gecscore.judge.prompts import matrix_messages, sub_score_messages
 from gecscore.judge.runner import Judge
-from gecscore.judge.types import DSGRAM_SAMPLING, JudgeRequest, Sampling
+from gecscore.judge.types import JudgeRequest, Sampling
 from gecscore.dsgram.ahp import AhpResult, analyse_matrix, equal_weights
-from gecscore.dsgram.config import MAX_REASKS, WEIGHT_MODES, DsgramConfig
+from gecscore.dsgram.config import DsgramConfig
 
 SUB_METRICS = ("semantic_coherence", "edit_level", "fluency")
 LABELS = {"semantic_coherence": "semantic coherence", "edit_level": "edit level", "fluency": "fluency",
@@ -222,30 +222,16 @@ class DSGramResult:
     """Per-sentence judgements, the signature options and this run's judge counts."""
 
     sentences: list[SentenceJudgement]
-    options: dict[str, str]
     judge: dict[str, Any]
 
 
-def check_weight_mode(weights: str) -> None:
-    if weights not in WEIGHT_MODES:
-        raise ValueError(f"unknown weights {weights!r}; expected one of: {', '.join(WEIGHT_MODES)}")
-
-
-def dsgram_options(judge: Judge, weights: str, sampling: Sampling, max_reasks: int) -> dict[str, str]:
-    """The options that change the number, for the signature."""
-    return {"weights": weights, "backend": judge.backend.name, "model": judge.backend.model,
-            "temperature": f"{sampling.temperature:g}", "top_p": f"{sampling.top_p:g}",
-            "max_tokens": str(sampling.max_tokens), "reasks": str(max_reasks)}
-
-
-def score_dsgram(sources: Sequence[str], hypotheses: Sequence[str], judge: Judge, *,
-                 weights: str = DsgramConfig.weights, sampling: Sampling = DSGRAM_SAMPLING,
-                 max_reasks: int = MAX_REASKS) -> DSGramResult:
-    """DSGram of one system: ``hypotheses[i]`` corrects ``sources[i]``."""
-    check_weight_mode(weights)
+def score_dsgram(sources: Sequence[str], hypotheses: Sequence[str], judge: Judge,
+                 config: DsgramConfig = DsgramConfig()) -> DSGramResult:
+    """DSGram of one system: ``hypotheses[i]`` corrects ``sources[i]`` (the implementation
+    behind ``gecscore.load("dsgram")``; ``config`` is validated)."""
+    weights, max_reasks = config.weights, config.max_reasks
+    sampling = Sampling(config.temperature, config.top_p, config.max_tokens)
     sources, hypotheses, _ = inputs.parallel(sources, hypotheses)
-    if max_reasks < 0:
-        raise ValueError(f"max_reasks must be >= 0, got {max_reasks}")
     sentences = [SentenceJudgement(i, s, h) for i, (s, h) in enumerate(zip(sources, hypotheses, strict=True))]
     stats_before = judge.stats.copy()
     score_pending = set(range(len(sentences)))
@@ -290,7 +276,7 @@ def score_dsgram(sources: Sequence[str], hypotheses: Sequence[str], judge: Judge
                 sentence.problems.append(f"matrix attempt {attempt + 1}: inconsistent, CR = {result.cr:.3f}")
     for i in matrix_pending:
         sentences[i].weight_source = FALLBACK_INCONSISTENT if sentences[i].ahp is not None else FALLBACK_UNPARSED
-    return DSGramResult(sentences, dsgram_options(judge, weights, sampling, max_reasks),
+    return DSGramResult(sentences,
                         judge.stats.since(stats_before).as_dict())
 
 

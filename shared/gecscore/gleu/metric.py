@@ -15,19 +15,20 @@ import numpy as np
 
 from gecscore.gleu.config import GleuConfig
 from gecscore.gleu.scorer import gleu, gleu_of_rounds, n_stats, reference_draws, sentence_stats
-from gecscore.metric import Metric, Predictions, Prepared, Result, Signature
-from gecscore.options import signature_items
+from gecscore.metric import Metric, Predictions, Prepared, Result
 from gecscore.types import Edit, Gold, GoldCorpus, Target
 
 
 class GleuMetric(Metric[GleuConfig]):
     name = "gleu"
     config_type = GleuConfig
+    summary = ("GLEU (Napoles et al. 2016): n-gram precision against the references, penalising source n-grams "
+               "the reference does not contain")
 
     def prepare(self, gold: GoldCorpus) -> Prepared:
         """The references' target tokens (annotator k's edits applied) of every sentence."""
         references = tuple(tuple(tuple(t.tokens) for t in sentence.targets()) for sentence in gold.sentences)
-        return Prepared(gold, gold.facts(), {"references": references})
+        return self.prepared(gold, state={"references": references})
 
     def prepare_text(self, sources: Sequence[str], references: Any) -> Prepared:
         """Text references are used as they are (no ERRANT extraction: GLEU reads tokens only);
@@ -43,7 +44,7 @@ class GleuMetric(Metric[GleuConfig]):
             sentences.append(Gold(src, annotations, 0, str(number)))
         return self.prepare(GoldCorpus(tuple(sentences), "text"))
 
-    def score(self, prepared: Prepared, predictions: Predictions) -> Result:
+    def _score(self, prepared: Prepared, predictions: Predictions, work: dict[str, Any]) -> Result:
         predictions = self.checked_predictions(prepared, predictions)
         hyps = [tuple(p.tokens) if isinstance(p, Target) else tuple(p.split()) for p in predictions]
         order = self.config.order
@@ -58,7 +59,7 @@ class GleuMetric(Metric[GleuConfig]):
         statistic = partial(gleu_of_rounds, order=order)
         value = statistic(stats.mean(axis=0)) if len(hyps) else 0.0
         rounds = draws.shape[0]
-        signature = Signature(self.name, tuple(signature_items(self.config)), prepared.facts)
+        signature = self.signature(prepared)
 
         def records() -> list[dict]:
             return [{"index": i, "gleu": float(np.mean(gleu(table, smooth=True)))} for i, table in enumerate(per_ref)]
@@ -66,5 +67,6 @@ class GleuMetric(Metric[GleuConfig]):
         return Result(self.name, signature, {"score": value, "gleu": value, "rounds": rounds}, stats, statistic,
                       None, records)
 
-    def reference_key(self) -> tuple:
-        return (self.name,)
+    def reference_options(self) -> tuple[tuple[str, Any], ...]:
+        """The references' tokens: no option changes them."""
+        return (("reference side", self.name),)

@@ -12,26 +12,28 @@ from functools import partial
 
 import numpy as np
 
-from gecscore.imeasure.config import DEFAULT_MAX_CANDIDATES, IMeasureConfig
-from gecscore.imeasure.scorer import (WasCounts, _prepared_candidates,
-                                      aspect_scores, count_combinations, error_options, result_values,
-                                      score_imeasure, sentence_records, vector_of)
-from gecscore.metric import Metric, Predictions, Prepared, Result, Signature
-from gecscore.options import format_value
+from typing import Any
+
+from gecscore.imeasure.config import IMeasureConfig
+from gecscore.imeasure.scorer import (WasCounts, aspect_scores, count_combinations, error_options, prepared_candidates,
+                                      result_values, score_imeasure, sentence_records, vector_of)
+from gecscore.metric import Metric, Predictions, Prepared, Result
 from gecscore.types import GoldCorpus, Target
+
 
 class IMeasureMetric(Metric):
     name = "imeasure"
     config_type = IMeasureConfig
+    summary = "I-measure: WAS counts on a 3-way alignment, WAcc and improvement I"
 
     def prepare(self, gold: GoldCorpus) -> Prepared:
         mix = not self.config.no_mix
         for sentence in gold.sentences:  # encode the candidates once (kept while the gold lives)
             if not mix or count_combinations(error_options(sentence)) <= self.config.max_candidates:
-                _prepared_candidates(sentence, mix)
-        return Prepared(gold, gold.facts())
+                prepared_candidates(sentence, mix)
+        return self.prepared(gold)
 
-    def score(self, prepared: Prepared, predictions: Predictions) -> Result:
+    def _score(self, prepared: Prepared, predictions: Predictions, work: dict[str, Any]) -> Result:
         c = self.config
         predictions = self.checked_predictions(prepared, predictions)
         if isinstance(predictions[0], Target):
@@ -42,27 +44,18 @@ class IMeasureMetric(Metric):
             hypotheses = [tuple(line.split()) for line in tokenized(predictions, self.tokenize, "predictions")]
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            detail = score_imeasure(list(prepared.gold.sentences), hypotheses, mix=not c.no_mix, max_metric=c.max,
-                                    opt=c.opt, beta=c.beta, w=c.w, max_candidates=c.max_candidates,
-                                    progress=False)
+            detail = score_imeasure(list(prepared.gold.sentences), hypotheses, c)
         for warning in caught:  # the search notes are also in detail.warnings
             warnings.warn(str(warning.message), warning.category, stacklevel=2)
         values = result_values(detail)
         stats = np.asarray([vector_of(s.evaluation) for s in detail.sentences], dtype=np.float64)
-        return Result(self.name, self.signature_for(prepared), values, stats.reshape(len(detail.sentences), -1),
+        return Result(self.name, self.signature(prepared), values, stats.reshape(len(detail.sentences), -1),
                       partial(imeasure_from_means, beta=c.beta, w=c.w), detail, partial(sentence_records, detail))
 
-    def signature_for(self, prepared: Prepared) -> Signature:
-        c = self.config
-        options = [("mix", format_value(not c.no_mix)), ("max", c.max), ("opt", c.opt),
-                   ("beta", format_value(c.beta)), ("w", format_value(c.w))]
-        if c.max_candidates != DEFAULT_MAX_CANDIDATES:
-            options.append(("max_candidates", str(c.max_candidates)))
-        options.append(("tok", format_value(c.tokenize)))
-        return Signature(self.name, tuple(options), self.input_facts(prepared))
-
-    def reference_key(self) -> tuple:
-        return ("imeasure", self.tokenize, self.config.no_mix, self.config.max_candidates)
+    def reference_options(self) -> tuple[tuple[str, Any], ...]:
+        """The candidates encoded in ``prepare`` depend on mixing and on the enumeration bound."""
+        return (("reference side", "imeasure"), ("tokenize", self.tokenize), ("no_mix", self.config.no_mix),
+                ("max_candidates", self.config.max_candidates))
 
 
 def imeasure_from_means(means: np.ndarray, beta: float, w: float) -> float:

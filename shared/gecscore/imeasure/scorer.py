@@ -29,12 +29,11 @@ import numpy as np
 from gecscore.imeasure.alignment import Column, Encoder, ReferenceBatch, align, align_pair, baseline_tn_fn
 from gecscore.errors import GecInputError
 from gecscore.progress import bar
-from gecscore.imeasure.config import IMeasureConfig
+from gecscore.imeasure.config import METRIC_NAMES, IMeasureConfig, check_max_metric
 from gecscore.imeasure.gold import error_groups
 from gecscore.types import Gold, Tokens
 
 ASPECTS = ("detection", "correction")
-METRIC_NAMES = ("tp", "tn", "fp", "fn", "p", "r", "f", "acc", "wacc", "i")
 CUT_CONTEXT = 2  # tokens shared on each side of a segment cut
 
 
@@ -244,10 +243,7 @@ class Selection:
     w: float = IMeasureConfig.w
 
     def __post_init__(self):
-        if (len(self.metric) < 2 or self.metric[0] not in "dc"
-                or self.metric[1:] not in METRIC_NAMES):
-            raise GecInputError(f"--max must be [d|c] followed by one of {', '.join(METRIC_NAMES)}; "
-                                f"got {self.metric!r}")
+        check_max_metric(self.metric)
 
     @property
     def order(self) -> tuple[tuple[str, str], ...]:
@@ -423,7 +419,7 @@ class PreparedReferences:
 
 
 @lru_cache(maxsize=16384)
-def _prepared_candidates(sentence: Gold, mix: bool) -> PreparedReferences:
+def prepared_candidates(sentence: Gold, mix: bool) -> PreparedReferences:
     """The candidates of a gold sentence (mix: all combinations, which the caller has
     checked are few enough), kept while several systems are scored."""
     source = tuple(sentence.source)
@@ -466,7 +462,6 @@ class SentenceResult:
 class IMeasureResult:
     detection: dict
     correction: dict
-    options: dict[str, str]
     sentences: list[SentenceResult] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     largest_candidate_count: int = 0
@@ -654,18 +649,14 @@ def _local_search(source: Tokens, hypothesis: Tokens, options: Sequence[Sequence
 
 # ---------------------------------------------------------------- the corpus
 
-def score_imeasure(gold: Sequence[Gold], hypotheses: Sequence[Sequence[str]], *,
-                   mix: bool = not IMeasureConfig.no_mix, max_metric: str = IMeasureConfig.max,
-                   opt: str = IMeasureConfig.opt, beta: float = IMeasureConfig.beta, w: float = IMeasureConfig.w,
-                   max_candidates: int = IMeasureConfig.max_candidates, progress: bool = True) -> IMeasureResult:
-    """Score tokenised hypotheses (one per gold sentence) with the I-measure."""
+def score_imeasure(gold: Sequence[Gold], hypotheses: Sequence[Sequence[str]],
+                   config: IMeasureConfig = IMeasureConfig(), progress: bool = False) -> IMeasureResult:
+    """Score tokenised hypotheses (one per gold sentence) with the I-measure (the
+    implementation behind ``gecscore.load("imeasure")``; ``config`` is validated)."""
     if len(gold) != len(hypotheses):
         raise GecInputError(f"the gold has {len(gold)} sentences but there are {len(hypotheses)} hypotheses")
-    if opt not in ("sent", "corpus"):
-        raise GecInputError(f"--opt must be 'sent' or 'corpus', got {opt!r}")
-    if w <= 0:
-        raise GecInputError(f"--w must be positive, got {w}")
-    selection = Selection(max_metric, beta, w)
+    mix, opt, max_candidates = not config.no_mix, config.opt, config.max_candidates
+    selection = Selection(config.max, config.beta, config.w)
     totals = np.zeros(VECTOR_SIZE, dtype=np.int64)
     sentences: list[SentenceResult] = []
     notes: list[str] = []
@@ -684,7 +675,7 @@ def score_imeasure(gold: Sequence[Gold], hypotheses: Sequence[Sequence[str]], *,
             n_combinations = count_combinations(options)
             largest = max(largest, n_combinations)
         if not mix or n_combinations <= max_candidates:
-            prepared = _prepared_candidates(sentence, mix)
+            prepared = prepared_candidates(sentence, mix)
             vectors = prepared.vectors(hypothesis)
             chosen = selection.best_row(vectors, offset)
             reference, predicted = prepared.candidates[chosen], vectors[chosen]
@@ -729,11 +720,10 @@ def score_imeasure(gold: Sequence[Gold], hypotheses: Sequence[Sequence[str]], *,
     for note in notes:
         warnings.warn(note, stacklevel=2)
     total = evaluation_of(totals)
-    options = {"mix": "yes" if mix else "no", "max": max_metric, "opt": opt,
-               "beta": f"{beta:g}", "w": f"{w:g}"}
+    beta, w = config.beta, config.w
     return IMeasureResult(aspect_scores(total.detection, total.baseline, beta, w),
                           aspect_scores(total.correction, total.baseline, beta, w),
-                          options, sentences, notes, largest)
+                          sentences, notes, largest)
 
 
 # ---------------------------------------------------------------- contract and records

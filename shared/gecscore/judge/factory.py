@@ -11,9 +11,10 @@ from gecscore.judge.backends import (BACKENDS, DEFAULT_BASE_URL, DEFAULT_MODEL, 
                                      TransformersBackend)
 from gecscore.judge.cache import JudgeCache
 from gecscore.judge.runner import Judge, RetryPolicy
+from gecscore.options import JUDGE_BACKENDS, JudgeOptions
 
 DEFAULT_API_KEY_ENV = "OPENAI_API_KEY"
-JUDGE_BACKENDS = (*BACKENDS, "replay")
+assert set(JUDGE_BACKENDS) == {*BACKENDS, "replay"}, "options.JUDGE_BACKENDS must list every backend"
 
 
 def default_cache_path() -> Path:
@@ -88,3 +89,15 @@ def build_judge(backend: str = "openai", model: str | None = None, *, base_url: 
         judge.close()
         raise
     return judge
+
+
+def judge_from_options(options: JudgeOptions, model: str | None, device: str | None = None,
+                       batch_size: int | None = None, progress: bool = True) -> Judge:
+    """The judge a metric config's judge options describe (``model``, ``device`` and
+    ``batch_size`` come from its model options)."""
+    return build_judge(options.backend, model, base_url=options.base_url, api_key_env=options.api_key_env,
+                       cache=options.cache, no_cache=options.no_cache, concurrency=options.concurrency,
+                       timeout=options.timeout, max_retries=options.max_retries, device=device,
+                       batch_size=batch_size or 8, progress=progress, replay=options.replay,
+                       transcript=options.transcript, export_batch=options.export_batch,
+                       import_batch=options.import_batch)

@@ -3,8 +3,11 @@ config of the metric seam. The scoring functions take their defaults from this c
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar, Mapping
 
-from gecscore.options import LEVELS, LayerOptions, ModelOptions, PerTypeOptions, TextOptions, option, validate
+from gecscore.errors import GecOptionError
+from gecscore.options import (DEFAULT_PRECISION, LEVELS, LayerOptions, ModelOptions, PerTypeOptions, TextOptions, When,
+                              check_precision_device, option, validate)
 
 BASES = ("m2", "errant")
 SCORERS = ("none", "bertscore", "bartscore")
@@ -20,11 +23,25 @@ WEIGHTED_SEGMENTATION, UNWEIGHTED_SEGMENTATION = "reference", "minimal"
 # The MaxMatch lattice of one sentence grows with (source + 1) x (hypothesis + 1) nodes and its
 # search faster still: 4,000 x 4,000 tokens take about 5 s here, 12,800 x 12,800 a minute.
 MAX_LATTICE_CELLS = 16_000_000
+MODEL_SCORERS = ("bertscore", "bartscore")
 
 
 @dataclass(frozen=True)
 class PtM2Config(TextOptions, ModelOptions, LayerOptions, PerTypeOptions):
-    """PT-M2 (Gong et al. 2022); ``scorer="none"`` is M2 (Dahlmeier and Ng 2012) / SentM2."""
+    """PT-M2 (Gong et al. 2022); ``scorer="none"`` is M2 (Dahlmeier and Ng 2012) / SentM2.
+
+    MaxMatch's options apply with ``base="m2"`` only, the model's with a model scorer, the
+    BERTScore layer and precision with ``scorer="bertscore"`` only (BARTScore runs in fp32:
+    another precision is refused at load).
+    """
+
+    conditions: ClassVar[Mapping[str, When]] = {
+        "max_unchanged_words": When("base", ("m2",)), "max_cells": When("base", ("m2",)),
+        "segmentation": When("base", ("m2",)),
+        "model": When("scorer", MODEL_SCORERS), "batch_size": When("scorer", MODEL_SCORERS),
+        "device": When("scorer", MODEL_SCORERS),
+        "num_layers": When("scorer", ("bertscore",)), "precision": When("scorer", ("bertscore",)),
+    }
 
     base: str = option("m2", "system edits by MaxMatch (m2) or ERRANT (errant: PT-ERRANT)", choices=BASES)
     scorer: str = option("bertscore", "edit weights: bertscore, bartscore or none (plain M2 / SentM2)",
@@ -41,10 +58,14 @@ class PtM2Config(TextOptions, ModelOptions, LayerOptions, PerTypeOptions):
         None, "MaxMatch ties between equally good edit sequences: reference (the PT-M2 reference code's: edits "
               "may widen over unchanged words; float path costs) or minimal (the smallest edits); default: "
               "reference with a scorer, minimal with --scorer none (M2 counts are the same on CoNLL-2014, "
-              "PT-M2 weights differ)", kind=str, choices=SEGMENTATIONS)
+              "PT-M2 weights differ)", kind=str, choices=SEGMENTATIONS, signature_rank=2)
 
     def __post_init__(self) -> None:
         validate(self)
+        if self.scorer == "bartscore" and self.precision != DEFAULT_PRECISION:
+            raise GecOptionError("precision", f"{self.precision} needs scorer=bertscore; BARTScore runs in "
+                                              f"{DEFAULT_PRECISION} only")
+        check_precision_device(self)
         if self.segmentation is None:
             object.__setattr__(self, "segmentation", UNWEIGHTED_SEGMENTATION if self.scorer == "none"
                                else WEIGHTED_SEGMENTATION)

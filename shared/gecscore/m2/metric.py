@@ -9,20 +9,22 @@ the pretrained scorer (its pair cache keeps reference-side scores across calls),
 from __future__ import annotations
 
 from functools import partial
+from typing import Any
 
 import numpy as np
 
 from gecscore.m2.config import PtM2Config
-from gecscore.m2.pt_m2 import result_values, score_pt_m2, sentence_records
+from gecscore.m2.pt_m2 import result_values, sentence_records
 from gecscore.m2.scoring import EditCounts
-from gecscore.metric import Metric, Predictions, Prepared, Result, Signature, first_column
-from gecscore.options import DEFAULT_PRECISION, format_value
+from gecscore.metric import Metric, Predictions, Prepared, Result, first_column
 from gecscore.types import GoldCorpus, Target
 
 
 class PtM2Metric(Metric):
     name = "pt_m2"
     config_type = PtM2Config
+    summary = ("PT-M2 / PT-ERRANT: M2 or ERRANT F_beta with edits weighted by BERTScore or BARTScore "
+               "(--scorer none: plain M2 / SentM2)")
 
     def __init__(self, config: PtM2Config, *, pair_scorer=None):
         """``pair_scorer`` shares one model scorer (and its caches) between metric objects."""
@@ -31,7 +33,7 @@ class PtM2Metric(Metric):
 
     @property
     def family_name(self) -> str:
-        """m2, errant, pt_m2 or pt_errant: the leaderboard's name for this setting."""
+        """m2, errant, pt_m2 or pt_errant: the usual name of this setting."""
         base, weighted = self.config.base, self.config.scorer != "none"
         return f"pt_{base}" if weighted else base
 
@@ -48,9 +50,13 @@ class PtM2Metric(Metric):
     def prepare(self, gold: GoldCorpus) -> Prepared:
         """The gold; with a BERTScore scorer also the embeddings of every source and reference
         (encoded here once, kept by the scorer for every later ``score`` call)."""
-        prepared = Prepared(gold, gold.facts())
+        prepared = self.prepared(gold)
         self.keep_reference_side(prepared)
         return prepared
+
+    def reference_options(self) -> tuple[tuple[str, Any], ...]:
+        """Every M2-family setting builds the same reference side (the gold)."""
+        return (("reference side", "m2"), ("tokenize", self.tokenize))
 
     def keep_reference_side(self, prepared: Prepared) -> None:
         """Have the BERTScore scorer keep the embeddings of the sources and references (a no-op
@@ -65,33 +71,41 @@ class PtM2Metric(Metric):
             prepared.state[key] = reference_side_texts(prepared.gold.sentences, self.config.base)
         scorer.keep(prepared.state[key])
 
-    def hypotheses(self, prepared: Prepared, predictions: Predictions) -> tuple[list[Target], bool]:
+    def hypotheses(self, prepared: Prepared, predictions: Predictions, work: dict[str, Any]
+                   ) -> tuple[list[Target], bool]:
         """Hypothesis targets; ERRANT edits only where the base needs them (and not given)."""
         predictions = self.checked_predictions(prepared, predictions)
         if isinstance(predictions[0], Target):
             return predictions, False
-        from gecscore.extract.gold import hypothesis_targets, tokenized
-
         if self.config.base == "m2":
+            from gecscore.extract.gold import tokenized
+
             lines = tokenized(predictions, self.tokenize, "predictions")
             return [Target(tuple(line.split()), ()) for line in lines], False
-        return hypothesis_targets(prepared.gold.sources, predictions, tokenize=self.tokenize), True
+        return self.hypothesis_edits(prepared, predictions, work), True
 
-    def score(self, prepared: Prepared, predictions: Predictions, *, candidates=None) -> Result:
-        """``candidates`` (MaxMatch or ERRANT candidates of these predictions) skips the edit
-        extraction, so weighted and unweighted settings of one system can share it."""
-        hypotheses, extracted = self.hypotheses(prepared, predictions)
-        return self._result(prepared, hypotheses, extracted, candidates)
+    def candidates(self, prepared: Prepared, hypotheses: list[Target], work: dict[str, Any]):
+        """The system's MaxMatch or ERRANT candidates, computed once per system and options
+        (``work`` keeps them for every configuration that agrees)."""
+        from gecscore.m2.pt_m2 import candidates_key, system_candidates
 
-    def _result(self, prepared: Prepared, hypotheses: list[Target], extracted: bool, candidates=None) -> Result:
+        key = candidates_key(self.config)
+        if key not in work:
+            work[key] = system_candidates(prepared.gold.sentences, hypotheses, self.config)
+        return work[key]
+
+    def _score(self, prepared: Prepared, predictions: Predictions, work: dict[str, Any]) -> Result:
+        hypotheses, extracted = self.hypotheses(prepared, predictions, work)
+        return self._result(prepared, hypotheses, extracted, self.candidates(prepared, hypotheses, work))
+
+    def _result(self, prepared: Prepared, hypotheses: list[Target], extracted: bool, candidates) -> Result:
         """The result of one system's hypotheses (``extracted``: their edits came from ERRANT)."""
+        from gecscore.m2.pt_m2 import score_candidates
+
         c = self.config
         gold = list(prepared.gold.sentences)
         self.keep_reference_side(prepared)     # prepared by another config, or evicted since
-        detail = score_pt_m2(gold, hypotheses, base=c.base, scorer=c.scorer, level=c.level, beta=c.beta,
-                             max_unchanged_words=c.max_unchanged_words, pair_scorer=self.pair_scorer(),
-                             candidates=candidates, progress=False, segmentation=c.segmentation,
-                             max_cells=c.max_cells)
+        detail = score_candidates(gold, candidates, c, self.pair_scorer())
         values = result_values(detail)
         if c.per_type:
             values["per_type"] = self.per_type_table(prepared, hypotheses, detail)
@@ -102,26 +116,26 @@ class PtM2Metric(Metric):
         else:
             stats = np.asarray([[s.f] for s in detail.sentences], dtype=np.float64).reshape(-1, 1)
             statistic = first_column
-        return Result(self.name, self.signature_for(prepared, detail, extracted), values, stats, statistic,
+        return Result(self.name, self.signature(prepared, extracted), values, stats, statistic,
                       detail, partial(sentence_records, detail, gold))
 
-    def score_systems(self, prepared: Prepared, systems) -> list:
+    def score_systems(self, prepared: Prepared, systems, works=None) -> list:
         """Every system's edits first, then the model pairs of all of them in one pass (each
         distinct sentence encoded once, in full batches), then each system's score."""
         if self.config.scorer == "none" or len(systems) < 2:
-            return super().score_systems(prepared, systems)
-        from gecscore.m2.pt_m2 import score_pairs_in_one_pass, system_candidates
+            return super().score_systems(prepared, systems, works)
+        from gecscore.m2.pt_m2 import score_pairs_in_one_pass
 
-        c = self.config
+        prepared = self.check_prepared(prepared)
+        works = list(works) if works is not None else [{} for _ in systems]
         gold = list(prepared.gold.sentences)
         self.keep_reference_side(prepared)
-        work = []
-        for _, predictions in systems:
-            hypotheses, from_errant = self.hypotheses(prepared, predictions)
-            work.append((hypotheses, from_errant, system_candidates(
-                gold, hypotheses, c.base, c.max_unchanged_words, False, c.segmentation, c.max_cells)))
-        score_pairs_in_one_pass(gold, (candidates for _, _, candidates in work), self.pair_scorer())
-        return [(name, self._result(prepared, *done)) for (name, _), done in zip(systems, work)]
+        done = []
+        for (_, predictions), work in zip(systems, works, strict=True):
+            hypotheses, from_errant = self.hypotheses(prepared, predictions, work)
+            done.append((hypotheses, from_errant, self.candidates(prepared, hypotheses, work)))
+        score_pairs_in_one_pass(gold, (candidates for _, _, candidates in done), self.pair_scorer())
+        return [(name, self._result(prepared, *one)) for (name, _), one in zip(systems, done)]
 
     def per_type_table(self, prepared: Prepared, hypotheses: list[Target], detail) -> dict:
         """The per-error-type table of this result (rules: :mod:`gecscore.m2.per_type`)."""
@@ -136,21 +150,17 @@ class PtM2Metric(Metric):
             rule = "m2-choice" + ("-weighted" if c.scorer != "none" else "")
         return per_type.table_dict(categories, c.per_type, c.beta, rule)
 
-    def signature_for(self, prepared: Prepared, detail, extracted: bool) -> Signature:
-        c = self.config
-        options = [("base", c.base), ("scorer", c.scorer), ("level", c.level), ("beta", format_value(c.beta))]
-        if c.base == "m2":
-            options.append(("max_unchanged_words", str(c.max_unchanged_words)))
-        options += [(k, detail.options[k]) for k in ("model", "layer") if k in detail.options]
-        options.append(("tok", format_value(c.tokenize)))
-        if c.base == "m2":     # after tok: older signatures keep their prefix
-            options.append(("segmentation", c.segmentation))
-        if c.scorer == "bertscore" and c.precision != DEFAULT_PRECISION:
-            options.append(("precision", c.precision))
-        return Signature(self.name, tuple(options), self.input_facts(prepared, extracted))
+    def model_facts(self) -> tuple[tuple[str, str], ...]:
+        """The model and layer that weighed the edits (the resolved default included)."""
+        scorer = self.pair_scorer()
+        if scorer is None:
+            return ()
+        from gecscore.models.similarity import model_label
 
-    def reference_key(self) -> tuple:
-        return ("m2", self.tokenize)
+        facts = [("model", model_label(scorer.model))]
+        if scorer.layer:
+            facts.append(("layer", str(scorer.layer)))
+        return tuple(facts)
 
 
 def m2_from_means(means: np.ndarray, beta: float) -> float:

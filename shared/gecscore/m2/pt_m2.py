@@ -23,9 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
-from gecscore.m2.config import (BASES, MAX_LATTICE_CELLS, MAX_UNCHANGED_WORDS, SCORERS, WEIGHTED_SEGMENTATION,
-                                PtM2Config)
-from gecscore.options import LEVELS
+from gecscore.m2.config import PtM2Config
 from gecscore.m2.scoring import (AnnotatorEdits, EditCounts, M2Result, aggregate,
                                  check_hypotheses, gold_annotations, m2_candidates)
 from gecscore.types import Edit, Gold, Target, Tokens
@@ -94,15 +92,23 @@ def reference_side_texts(gold: Sequence[Gold], base: str) -> list[str]:
     return list(texts)
 
 
-def system_candidates(gold: Sequence[Gold], hypotheses: Sequence[Target], base: str,
-                      max_unchanged_words: int = MAX_UNCHANGED_WORDS, progress: bool = True,
-                      segmentation: str = WEIGHTED_SEGMENTATION, max_cells: int | None = MAX_LATTICE_CELLS
-                      ) -> list[list[AnnotatorEdits]]:
-    """A system's edits against every annotator: MaxMatch (``base="m2"``) or its ERRANT edits."""
-    if base == "m2":
-        return m2_candidates(gold, [h.tokens for h in hypotheses], max_unchanged_words, progress, segmentation,
-                             max_cells)
+def system_candidates(gold: Sequence[Gold], hypotheses: Sequence[Target], config: PtM2Config,
+                      progress: bool = False) -> list[list[AnnotatorEdits]]:
+    """A system's edits against every annotator: MaxMatch (``base="m2"``, with the config's
+    ``max_unchanged_words``, ``segmentation`` and ``max_cells``) or its ERRANT edits."""
+    if config.base == "m2":
+        return m2_candidates(gold, [h.tokens for h in hypotheses], config.max_unchanged_words, progress,
+                             config.segmentation, config.max_cells)
     return errant_candidates(gold, hypotheses)
+
+
+def candidates_key(config: PtM2Config) -> str:
+    """What a system's candidates depend on: the base and, for MaxMatch, its options (the key
+    under which configurations of one system share them)."""
+    if config.base == "errant":
+        return f"candidates:errant:tok={config.tokenize}"
+    return (f"candidates:m2:{config.segmentation}:{config.max_unchanged_words}:{config.max_cells}:"
+            f"tok={config.tokenize}")
 
 
 def _reference_text(source: Tokens, gold: Sequence[Edit]) -> str:
@@ -156,49 +162,22 @@ def weigh_candidates(gold: Sequence[Gold], candidates: Sequence[Sequence[Annotat
     return weighted
 
 
-def score_pt_m2(gold: Sequence[Gold], hypotheses: Sequence[Target], *, base: str = PtM2Config.base,
-                scorer: str = PtM2Config.scorer, level: str = PtM2Config.level, beta: float = PtM2Config.beta,
-                model: str | None = None, num_layers: int | None = None,
-                batch_size: int | None = None, device: str | None = None,
-                max_unchanged_words: int = MAX_UNCHANGED_WORDS, pair_scorer=None,
-                candidates: Sequence[Sequence[AnnotatorEdits]] | None = None,
-                progress: bool = True, segmentation: str = WEIGHTED_SEGMENTATION,
-                max_cells: int | None = MAX_LATTICE_CELLS, precision: str = PtM2Config.precision) -> PtM2Result:
-    """PT-M2 / PT-ERRANT (or plain M2 / ERRANT with ``scorer="none"``) of one system.
-
-    ``hypotheses`` carry the hypothesis tokens (and, for ``base="errant"``, its edits).
-    ``pair_scorer`` (a :mod:`gecscore.models.similarity` scorer) overrides
-    scorer/model/num_layers/batch_size/device; ``candidates`` skips the edit extraction.
-    """
-    for name, value, allowed in (("base", base, BASES), ("scorer", scorer, SCORERS),
-                                 ("level", level, LEVELS)):
-        if value not in allowed:
-            raise ValueError(f"unknown {name} {value!r}; expected one of: {', '.join(allowed)}")
-    if candidates is None:
-        candidates = system_candidates(gold, hypotheses, base, max_unchanged_words, progress, segmentation,
-                                       max_cells)
-    options = {"base": base, "scorer": scorer, "level": level, "beta": f"{beta:g}"}
-    if base == "m2" and max_unchanged_words != MAX_UNCHANGED_WORDS:
-        options["max_unchanged_words"] = str(max_unchanged_words)
+def score_candidates(gold: Sequence[Gold], candidates: Sequence[Sequence[AnnotatorEdits]], config: PtM2Config,
+                     pair_scorer=None) -> PtM2Result:
+    """PT-M2 / PT-ERRANT (plain M2 / ERRANT with ``scorer="none"``) of one system's
+    ``candidates`` (:func:`system_candidates`): the implementation behind
+    ``gecscore.load("pt_m2")``. ``pair_scorer`` (a :mod:`gecscore.models.similarity` scorer)
+    weighs the edits when ``config.scorer`` is not ``none``."""
     n_edits = sum(len(_union_keys(c)) for per_sentence in candidates for c in per_sentence)
     stats = {"edits": n_edits}
-    if scorer == "none":
-        weighted = [[WeightedCandidate(c, {}, c.counts) for c in per_sentence]
-                    for per_sentence in candidates]
+    if config.scorer == "none":
+        weighted = [[WeightedCandidate(c, {}, c.counts) for c in per_sentence] for per_sentence in candidates]
     else:
-        from gecscore.models.similarity import make_scorer, model_label
-
-        if pair_scorer is None:
-            pair_scorer = make_scorer(scorer, model, num_layers, batch_size, device, progress, precision)
-        weighted = weigh_candidates(gold, candidates, pair_scorer, level)
-        options["model"] = model_label(pair_scorer.model)
-        if pair_scorer.layer:
-            options["layer"] = str(pair_scorer.layer)
-        stats.update(sentences_encoded=pair_scorer.sentences_encoded,
-                     forward_batches=pair_scorer.forward_batches,
+        weighted = weigh_candidates(gold, candidates, pair_scorer, config.level)
+        stats.update(sentences_encoded=pair_scorer.sentences_encoded, forward_batches=pair_scorer.forward_batches,
                      pairs_scored=pair_scorer.pairs_scored)
-    (p, r, f), totals, choices = aggregate([[w.counts for w in ws] for ws in weighted], level, beta)
-    return PtM2Result("pt_m2", options, p, r, f, totals, choices, weighted, stats)
+    (p, r, f), totals, choices = aggregate([[w.counts for w in ws] for ws in weighted], config.level, config.beta)
+    return PtM2Result("pt_m2", p, r, f, totals, choices, weighted, stats)
 
 
 def result_values(result: PtM2Result) -> dict:
@@ -270,27 +249,3 @@ def score_pairs_in_one_pass(gold: Sequence[Gold], candidate_sets: Iterable[Seque
     for candidates in candidate_sets:
         pairs.update(dict.fromkeys(collect_pairs(gold, candidates)))
     pair_scorer.score(list(pairs))
-
-
-def score_pt_m2_systems(gold: Sequence[Gold], systems: dict[str, Sequence[Target]], *,
-                        base: str = PtM2Config.base, scorer: str = PtM2Config.scorer,
-                        level: str = PtM2Config.level,
-                        pair_scorer=None, model: str | None = None, num_layers: int | None = None,
-                        batch_size: int | None = None, device: str | None = None,
-                        max_unchanged_words: int = MAX_UNCHANGED_WORDS, progress: bool = True,
-                        segmentation: str = WEIGHTED_SEGMENTATION, precision: str = PtM2Config.precision,
-                        **options) -> dict[str, PtM2Result]:
-    """Several systems against the same gold (a leaderboard): the pairs of all systems are
-    scored in one batch, so a reference or pseudo-sentence shared by systems is encoded once."""
-    candidates = {name: system_candidates(gold, hyps, base, max_unchanged_words, progress, segmentation)
-                  for name, hyps in systems.items()}
-    if scorer != "none":
-        if pair_scorer is None:
-            from gecscore.models.similarity import make_scorer
-
-            pair_scorer = make_scorer(scorer, model, num_layers, batch_size, device, progress, precision)
-        score_pairs_in_one_pass(gold, candidates.values(), pair_scorer)
-    return {name: score_pt_m2(gold, hyps, base=base, scorer=scorer, level=level,
-                              pair_scorer=pair_scorer, candidates=candidates[name],
-                              max_unchanged_words=max_unchanged_words, progress=progress, **options)
-            for name, hyps in systems.items()}

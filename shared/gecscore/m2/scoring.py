@@ -164,7 +164,6 @@ class M2Result:
     """Scores of one system: headline P/R/F, (weighted) totals and each sentence's choice."""
 
     metric: str
-    options: dict[str, str]
     p: float
     r: float
     f: float
@@ -221,26 +220,3 @@ def m2_candidates(gold: Sequence[Gold], hypotheses: Sequence[Sequence[str]],
         candidates.append(maxmatch_candidates(sentence.source, tuple(hypothesis), gold_annotations(sentence),
                                               max_unchanged_words, segmentation))
     return candidates
-
-
-def m2_options(level: str, beta: float, max_unchanged_words: int) -> dict[str, str]:
-    options = {"level": level, "beta": f"{beta:g}"}
-    if max_unchanged_words != MAX_UNCHANGED_WORDS:
-        options["max_unchanged_words"] = str(max_unchanged_words)
-    return options
-
-
-def score_m2(gold: Sequence[Gold], hypotheses: Sequence[Sequence[str]], *,
-             level: str = PtM2Config.level, beta: float = PtM2Config.beta,
-             max_unchanged_words: int = MAX_UNCHANGED_WORDS,
-             candidates: Sequence[Sequence[AnnotatorEdits]] | None = None,
-             progress: bool = True, segmentation: str = UNWEIGHTED_SEGMENTATION) -> M2Result:
-    """M2 (corpus) or SentM2 (sentence) of one system; ``hypotheses`` are token sequences.
-
-    ``candidates`` (from :func:`m2_candidates`) skips the edit extraction.
-    """
-    if candidates is None:
-        candidates = m2_candidates(gold, hypotheses, max_unchanged_words, progress, segmentation)
-    (p, r, f), totals, choices = aggregate([[c.counts for c in cands] for cands in candidates],
-                                           level, beta)
-    return M2Result("m2", m2_options(level, beta, max_unchanged_words), p, r, f, totals, choices)
