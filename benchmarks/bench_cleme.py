@@ -24,6 +24,7 @@ from gecscore.io.m2 import read_m2
 from gecscore.io.text import read_lines
 from gecscore.chunks.evaluation import partition_corpus
 from gecscore.chunks.cleme import score_cleme
+from gecscore.chunks.config import ClemeConfig, Cleme2Config
 from gecscore.chunks.cleme2 import score_cleme2
 
 SYSTEMS = ["AMU", "CAMB", "CUUI", "IITB", "INPUT", "IPN", "NTHU", "PKU", "POST", "RAC", "SJTU", "UFC", "UMC"]
@@ -59,10 +60,10 @@ def _score_system(args: tuple[Path, str]):
     chunked = partition_corpus(samples)                    # once per system, shared by all settings
     rows = []
     for level, assumption in SETTINGS:
-        common = dict(level=level, assumption=assumption, partitions=chunked)
-        length = score_cleme(samples, weighting="length", **common)
-        plain = score_cleme(samples, weighting="none", **common)
-        v2 = score_cleme2(samples, **common)
+        common = dict(level=level, assumption=assumption)
+        length = score_cleme(samples, ClemeConfig(weighting="length", **common), partitions=chunked)
+        plain = score_cleme(samples, ClemeConfig(weighting="none", **common), partitions=chunked)
+        v2 = score_cleme2(samples, Cleme2Config(**common), partitions=chunked)
         rows.append((system, level, assumption, strip(length), strip(plain), strip(v2)))
     return rows
 

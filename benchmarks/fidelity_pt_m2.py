@@ -212,8 +212,9 @@ def run_reference(ref_dir: Path, m2_path: str, hypotheses: list[str], model: str
 def compare_system(name: str, ref_dir: Path, data: Path, model: str, pair_scorer, limit: int | None,
                    exact_bf: bool) -> dict:
     from gecscore.io.m2 import read_m2
-    from gecscore.m2.pt_m2 import score_pt_m2
-    from gecscore.types import Target
+    from gecscore.m2.config import PtM2Config
+    from gecscore.m2.metric import PtM2Metric
+    from gecscore.types import GoldCorpus, Target
 
     m2_path = str(data / "conll14" / "official-2014.combined.m2")
     gold = read_m2(m2_path)
@@ -230,8 +231,11 @@ def compare_system(name: str, ref_dir: Path, data: Path, model: str, pair_scorer
     targets = [Target(tuple(h.split()), ()) for h in hypotheses]
     for segmentation in ("reference", "minimal"):
         start = time.perf_counter()
-        ours = {level: score_pt_m2(gold, targets, level=level, pair_scorer=pair_scorer, progress=False,
-                                   segmentation=segmentation) for level in ("corpus", "sentence")}
+        ours = {}
+        for level in ("corpus", "sentence"):   # through the seam, as gecscore.load("pt_m2", ...)
+            metric = PtM2Metric(PtM2Config(level=level, segmentation=segmentation, model=model),
+                                pair_scorer=pair_scorer)
+            ours[level] = metric.score(metric.prepare(GoldCorpus(tuple(gold), "m2")), targets).detail
         seconds = time.perf_counter() - start
         weight_diff, sequences_differ, weights_missing, worst = 0.0, 0, 0, None
         for (index, annotator), (sequence, weights) in recorded.items():

@@ -35,6 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from analyse_dsgram_eval import DIMENSIONS, FILES, default_data, read_rows  # noqa: E402
 
 from gecscore.dsgram.scorer import SubScores, parse_sub_scores, score_dsgram  # noqa: E402
+from gecscore.dsgram.config import DsgramConfig
 from gecscore.judge.factory import build_judge  # noqa: E402
 from gecscore.judge.parsing import JudgeOutputError  # noqa: E402
 from gecscore.metaeval.correlation import pearson, spearman  # noqa: E402
@@ -120,7 +121,7 @@ def load_humans(folder: Path) -> list[HumanRow]:
 def replay_scores(path: Path, model: str, humans: list[HumanRow]) -> tuple[list[SubScores | None], dict]:
     """A judge's published answers for every human row, through the replay backend and DSGram."""
     with build_judge("replay", model, replay=path, concurrency=4, progress=False) as judge:
-        result = score_dsgram([h.source for h in humans], [h.hypothesis for h in humans], judge, weights="equal")
+        result = score_dsgram([h.source for h in humans], [h.hypothesis for h in humans], judge, DsgramConfig(weights="equal"))
     return [s.scores for s in result.sentences], result.judge
 
 

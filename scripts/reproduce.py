@@ -268,9 +268,9 @@ JUDGE_ARGS: list[str] = []
 
 
 def command(run: Run, out_dir: Path, available: list[str], jobs: int) -> list[str]:
-    from gecscore.metaeval.registry import REGISTRY
+    from gecscore.metaeval.registry import PRESETS, needs_of
 
-    needs = {REGISTRY[name].needs for name in available}
+    needs = {needs_of(PRESETS[name]) for name in available}
     return ["leaderboard", *run.args, "--metrics", *available, "--jobs", str(jobs),
             *(MODEL_ARGS if "model" in needs else []), *(JUDGE_ARGS if "judge" in needs else []),
             "--out", str(out_dir), *([] if run.plots else ["--no-plots"]), "--json"]
@@ -285,10 +285,7 @@ def execute(run: Run, work: Path, jobs: int, reuse: bool = False) -> dict:
     from gecscore.cli import main
     from gecscore.metaeval.registry import resolve
 
-    from gecscore.metaeval.registry import configure
-
-    configure(RUN_OPTIONS[0])  # each `gecscore leaderboard` call resets the options to its own
-    configs, unavailable = resolve(run.configs)
+    configs, unavailable = resolve(run.configs, RUN_OPTIONS[0])
     names = [c.name for c in configs]
     result = {"run": run, "unavailable": unavailable, "board": None, "command": None, "seconds": 0.0}
     if not names:
@@ -369,7 +366,7 @@ def seeda_fit_lines(results: dict[str, dict]) -> list[str]:
     """The SEEDA gaps against two single-change explanations (gecscore.metaeval.sensitivity):
     one system's score different in the published run, or one human score different."""
     from gecscore.metaeval.human import HumanScores
-    from gecscore.metaeval.registry import REGISTRY
+    from gecscore.metaeval.registry import PRESETS, needs_of
     from gecscore.metaeval.sensitivity import human_score_fits, system_score_fits
 
     rows = []
@@ -390,7 +387,7 @@ def seeda_fit_lines(results: dict[str, dict]) -> list[str]:
         rows.append(f"| {e.config} | {max(abs(a - b) for a, b in zip(ours, published)):.3f} | {best.system} "
                     f"{best.delta:+.3f} | {' '.join(f'{v:.3f}' for v in best.correlations)} | {best.residual:.3f} | "
                     f"{runner_up.system} {runner_up.residual:.3f} |")
-        if REGISTRY[e.config].needs != "model" and not e.config.startswith("errant"):
+        if needs_of(PRESETS[e.config]) != "model" and not e.config.startswith("errant"):
             for human in humans:
                 rankings[human.name] = human
                 metric_scores[human.name][e.config] = scores
@@ -697,9 +694,10 @@ def main() -> int:
             JUDGE_ARGS[:0] = ["--judge-base-url", base_url, "--judge-model", judge_model or "default"]
         if args.model:
             MODEL_ARGS[:] = ["--model", args.model]
-        from gecscore.metaeval.registry import RunOptions
+        from gecscore.metaeval.registry import RunWide
 
-        RUN_OPTIONS[0] = RunOptions(model=args.model, judge_base_url=base_url, judge_model=judge_model)
+        RUN_OPTIONS[0] = RunWide(similarity={"model": args.model} if args.model else {},
+                                 judge={"base_url": base_url, "model": judge_model} if base_url else {})
         results = {}
         for run in runs(args.full, judge, args.demo_judge):
             if args.only and run.name not in args.only:

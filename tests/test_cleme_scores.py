@@ -8,7 +8,7 @@ import pytest
 from gecscore.chunks.labels import Label, label_dependent, label_independent
 from gecscore.chunks.cleme import precision_recall_f, score_cleme
 from gecscore.chunks.cleme2 import disentangled_scores, score_cleme2
-from gecscore.chunks.config import parse_alphas
+from gecscore.chunks.config import ClemeConfig, Cleme2Config, parse_alphas
 from gecscore.chunks.partition import partition_chunks
 from gecscore.types import Sample, Target
 
@@ -44,7 +44,7 @@ def test_cleme2_corpus_by_hand():
 
 
 def test_cleme2_sentence_by_hand():
-    result = score_cleme2([sample_1(), sample_2()], level="sentence")
+    result = score_cleme2([sample_1(), sample_2()], Cleme2Config(level="sentence"))
     # sentence 1: hit 0, wrong 2/3, under 1/3, over 0 -> .25/3 + .2*2/3 + .2 = 0.416667
     # sentence 2: hit 1, wrong 0, under 0, over 2/3   -> .35 + .25 + .2 + .2/3 = 0.866667
     assert [s.scores["score"] for s in result.sentences] == pytest.approx([0.25 / 3 + 0.4 / 3 + 0.2, 0.8 + 0.2 / 3])
@@ -53,14 +53,14 @@ def test_cleme2_sentence_by_hand():
 
 
 def test_cleme_unweighted_corpus_by_hand():
-    result = score_cleme([sample_1(), sample_2()], weighting="none")
+    result = score_cleme([sample_1(), sample_2()], ClemeConfig(weighting="none"))
     # TP 1, FP 4, FN 1: P = 0.2, R = 0.5, F0.5 = 1.25 * 0.1 / (0.25 * 0.2 + 0.5)
     assert (result.scores["p"], result.scores["r"]) == pytest.approx((0.2, 0.5))
     assert result.scores["f"] == pytest.approx(0.125 / 0.55)
 
 
 def test_cleme_length_weighting_by_hand():
-    result = score_cleme([sample_1(), sample_2()], weighting="length")
+    result = score_cleme([sample_1(), sample_2()], ClemeConfig(weighting="length"))
     # b = mean length of changed reference chunks: Do->Does 1, suffers 1, "or inform" 2, went 1
     b = 1.25
     up = lambda l: min(max(2 / (1 + math.exp(-(l - b))), 0.75), 1.25)    # TP, FN
@@ -105,20 +105,20 @@ def test_invariants(level, assumption):
     samples = [sample_1(), sample_2()]
     # hypothesis = the reference: hit 1, wrong and under 0
     perfect = [Sample(s.source, s.references[0], s.references, s.index) for s in samples]
-    result = score_cleme2(perfect, level=level, assumption=assumption)
+    result = score_cleme2(perfect, Cleme2Config(level=level, assumption=assumption))
     assert (result.scores["hit"], result.scores["wrong"], result.scores["under"], result.scores["over"]) == (1, 0, 0, 0)
-    assert score_cleme(perfect, level=level, assumption=assumption).scores["f"] == pytest.approx(1.0)
+    assert score_cleme(perfect, ClemeConfig(level=level, assumption=assumption)).scores["f"] == pytest.approx(1.0)
     # hypothesis = source: over 0 and hit 0 (everything the references changed is FN)
     lazy = [Sample(s.source, Target.unchanged(s.source), s.references, s.index) for s in samples]
-    result = score_cleme2(lazy, level=level, assumption=assumption)
+    result = score_cleme2(lazy, Cleme2Config(level=level, assumption=assumption))
     assert (result.scores["hit"], result.scores["over"], result.scores["under"]) == (0, 0, 1)
 
 
 def test_no_edits_anywhere_scores_a2_a3_a4():
     source = ("Fine", ".")
     sample = Sample(source, Target.unchanged(source), (Target.unchanged(source),))
-    assert score_cleme2([sample], level="sentence").score == pytest.approx(0.25 + 0.20 + 0.20)
-    assert score_cleme([sample], level="sentence").scores["f"] == 1.0
+    assert score_cleme2([sample], Cleme2Config(level="sentence")).score == pytest.approx(0.25 + 0.20 + 0.20)
+    assert score_cleme([sample], ClemeConfig(level="sentence")).scores["f"] == 1.0
 
 
 def test_empty_hypothesis_is_kept_and_empty_references_dropped():
@@ -144,6 +144,6 @@ def test_alphas():
 
 def test_unknown_option_is_a_clear_error():
     with pytest.raises(ValueError, match="assumption"):
-        score_cleme2([sample_1()], assumption="both")
+        score_cleme2([sample_1()], Cleme2Config(assumption="both"))
     with pytest.raises(ValueError, match="level"):
-        score_cleme2([sample_1()], level="document")
+        score_cleme2([sample_1()], Cleme2Config(level="document"))

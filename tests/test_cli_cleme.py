@@ -50,7 +50,7 @@ def test_cleme_json_contract_and_m2_inputs(capsys, tmp_path):
     sources, hyps, refs = example_corpus()
     metric = gecscore.load("cleme")
     prepared = metric.prepare_text(sources, refs)
-    samples = metric.samples(prepared, metric.hypotheses(prepared, hyps)[0])
+    samples = metric.samples(prepared, metric.hypotheses(prepared, hyps, {})[0])
     gold, hyp = tmp_path / "gold.m2", tmp_path / "hyp.m2"
     gold.write_text("\n".join(format_m2(s.source, s.references) for s in samples))
     hyp.write_text("\n".join(format_m2(s.source, [s.hypothesis]) for s in samples))

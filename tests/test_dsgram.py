@@ -26,6 +26,7 @@ from gecscore.judge.parsing import JudgeOutputError
 from gecscore.dsgram.scorer import (FALLBACK_FAILED, FALLBACK_INCONSISTENT, FALLBACK_UNPARSED, WEIGHTS_AHP,
                                      parse_judgment_matrix, parse_sub_scores, result_values, score_dsgram,
                                      sentence_records)
+from gecscore.dsgram.config import DsgramConfig
 
 REPO = Path(__file__).resolve().parent.parent
 FAST = RetryPolicy(max_retries=2, backoff_s=0.01, max_backoff_s=0.05)
@@ -151,7 +152,8 @@ def test_scores_weights_and_fallbacks_by_hand():
         ("matrix", "D"): [Reply('{"Semantic Coherence": [1, 2, '), Reply(matrix_answer(NON_RECIPROCAL))],
     })
     with JudgeServer(script) as server:
-        result = score_dsgram(["a", "b", "c", "d"], ["A", "B", "C", "D"], judge_for(server))
+        judge = judge_for(server)
+        result = score_dsgram(["a", "b", "c", "d"], ["A", "B", "C", "D"], judge)
         assert server.requests == 16
     out = result_values(result)
     assert out["score"] == pytest.approx((7.75 + 8 + 5.6) / 3)
@@ -169,26 +171,28 @@ def test_scores_weights_and_fallbacks_by_hand():
     assert np.allclose(records[3]["matrix"], [[1, 1, 2], [1, 1, 2], [0.5, 0.5, 1]])
     assert records[3]["weights"] == pytest.approx({"semantic_coherence": 0.4, "edit_level": 0.4, "fluency": 0.2})
     assert "outside 1-10" in records[3]["problems"][0]
-    assert signature_of(result).startswith("dsgram|weights:dynamic|backend:openai|model:m|temperature:0.6|top_p:0.7|")
+    assert signature_of(judge).startswith("dsgram|weights:dynamic|backend:openai|model:m|temperature:0.6|top_p:0.7|")
 
 
-def signature_of(result) -> str:
-    """The signature the metric seam gives a DSGram result (its options, from the judge)."""
-    from gecscore.metric import Signature
+def signature_of(judge, config: DsgramConfig = DsgramConfig()) -> str:
+    """The signature the metric seam gives DSGram with this judge and config."""
+    from gecscore.dsgram.metric import DsgramMetric
 
-    return str(Signature("dsgram", tuple(result.options.items())))
+    metric = DsgramMetric(config, judge=judge)
+    return str(metric.signature(metric.prepare_text(["a"])))
 
 
 def test_equal_weights_ask_no_matrix():
     # (8 + 6 + 9) / 3 = 7.666667 and (6 + 8 + 10) / 3 = 8: mean 7.833333.
     script = Script({("scores", "A"): ok(scores_answer(8, 6, 9, 8)), ("scores", "B"): ok(scores_answer(6, 8, 10, 7))})
     with JudgeServer(script) as server:
-        result = score_dsgram(["a", "b"], ["A", "B"], judge_for(server), weights="equal")
+        judge = judge_for(server)
+        result = score_dsgram(["a", "b"], ["A", "B"], judge, DsgramConfig(weights="equal"))
         out = result_values(result)
         assert server.requests == 2
     assert out["score"] == pytest.approx((23 / 3 + 8) / 2)
     assert out["weights"] == pytest.approx({k: 1 / 3 for k in ("semantic_coherence", "edit_level", "fluency")})
-    assert out["n_inconsistent"] == 0 and "weights:equal" in signature_of(result)
+    assert out["n_inconsistent"] == 0 and "weights:equal" in signature_of(judge, DsgramConfig(weights="equal"))
 
 
 def test_judge_counts_are_per_run_with_a_shared_judge():
@@ -206,7 +210,7 @@ def test_judge_counts_are_per_run_with_a_shared_judge():
 def test_reasks_are_bounded():
     script = Script({("scores", "A"): ok("no idea"), ("matrix", "A"): ok("no idea either")})
     with JudgeServer(script) as server:
-        result = score_dsgram(["a"], ["A"], judge_for(server), max_reasks=1)
+        result = score_dsgram(["a"], ["A"], judge_for(server), DsgramConfig(max_reasks=1))
         assert server.requests == 4
     out = result_values(result)
     assert out["score"] is None and out["n_failed"] == 1 and out["n_inconsistent"] == 0
@@ -231,8 +235,8 @@ def test_transport_failures_are_counted_not_reasked():
 
 
 def test_bad_input_is_rejected():
-    with pytest.raises(ValueError, match="unknown weights"):
-        score_dsgram(["a"], ["A"], None, weights="static")
+    with pytest.raises(ValueError, match="weights: unknown value 'static'"):
+        score_dsgram(["a"], ["A"], None, DsgramConfig(weights="static"))
     with pytest.raises(ValueError, match="1 sources but 2 predictions"):
         score_dsgram(["a"], ["A", "B"], None)
     with pytest.raises(ValueError, match=r"sources\[1\]"):
@@ -333,11 +337,11 @@ def test_dsgram_with_a_tiny_local_model(tmp_path):
     backend = TransformersBackend(model, tokenizer, model_id="tiny-llama", device="cpu", batch_size=8)
     judge = Judge(backend, JudgeCache(tmp_path / "t.sqlite"), progress=False)
     result = score_dsgram(["He go home .", "She like it ."], ["He goes home .", "She likes it ."], judge,
-                          sampling=Sampling(0.6, 0.7, 6), max_reasks=1)
+                          DsgramConfig(max_tokens=6, max_reasks=1))
     out = result_values(result)
     assert out["n_failed"] == 2 and out["score"] is None and out["n_weights_fallback"] == 2
     assert out["judge"]["answered"] == 8 and out["judge"]["failed"] == 0
-    assert "backend:transformers|model:tiny-llama" in signature_of(result)
+    assert "backend:transformers|model:tiny-llama" in signature_of(judge, DsgramConfig(max_tokens=6, max_reasks=1))
 
 
 # ------------------------------------------------------------------ the human strings

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from gecscore.io.ixml import read_ixml
 from gecscore.imeasure import scorer as im
+from gecscore.imeasure.config import IMeasureConfig
 from gecscore.types import Edit, Gold, GoldAlternative, GoldError
 
 
@@ -75,7 +76,7 @@ def test_listing1_mix_by_hand(listing1):
     #   WAcc = (2*2 + 5) / (2*2 + 5 + 1) = 0.9; baseline TN 5, FN 3 -> 5/8 = 0.625;
     #   I = (0.9 - 0.625) / (1 - 0.625) = 0.7333; P = 1, R = 2/3, F1 = 0.8, Acc = 7/8.
     # The others: WAcc 0.6 (ann 0's), 0.4, 0.7 (ann 1's).
-    result = im.score_imeasure(listing1, [HYP], progress=False)
+    result = im.score_imeasure(listing1, [HYP])
     c = result.correction
     assert (c["tp"], c["tn"], c["fp"], c["fn"], c["fpn"]) == (2, 5, 0, 1, 0)
     assert c["wacc"] == pytest.approx(0.9) and c["wacc_base"] == pytest.approx(0.625)
@@ -89,7 +90,7 @@ def test_listing1_no_mix_by_hand(listing1):
     # Annotator 1's "This machine is designed to help people .":
     #   machines/machines/machine FN, is/are/is FP, for/to/to TP, 5 TN -> WAcc (2+5)/(4+5+1) = 0.7
     #   (annotator 0's gives 0.6). Baseline: TN 6, FN 2 -> 0.75; I = 0.7 / 0.75 - 1.
-    result = im.score_imeasure(listing1, [HYP], mix=False, progress=False)
+    result = im.score_imeasure(listing1, [HYP], IMeasureConfig(no_mix=True))
     c = result.correction
     assert (c["tp"], c["tn"], c["fp"], c["fn"], c["fpn"]) == (1, 5, 1, 1, 0)
     assert c["i"] == pytest.approx(0.7 / 0.75 - 1)
@@ -99,7 +100,7 @@ def test_fpn_and_metric_formulas():
     # one column a/b/c: detection TP; correction FP+FN+FPN
     sentence = GoldSentence("1", ("a",), 1, (GoldError("1", True, "T", (
         GoldAlternative(0, (Edit(0, 1, ("c",)),)),)),))
-    result = im.score_imeasure([sentence], [["b"]], progress=False)
+    result = im.score_imeasure([sentence], [["b"]])
     assert (result.correction["fp"], result.correction["fn"], result.correction["fpn"]) == (1, 1, 1)
     # WAcc = (0 + 0) / (2*1 + 0 + 1 - 3*1/2) = 0; Acc = 0 / (1 + 1 - 1) = 0; baseline 0 -> I = floor(0)
     assert result.correction["wacc"] == 0 and result.correction["acc"] == 0 and result.correction["i"] == 0
@@ -109,7 +110,7 @@ def test_fpn_and_metric_formulas():
 
 def test_empty_and_one_token_sentences():
     one = GoldSentence("1", ("a",), 0, ())
-    result = im.score_imeasure([one, one], [["a"], []], progress=False)
+    result = im.score_imeasure([one, one], [["a"], []])
     # sentence 1: TN 1; sentence 2 (empty hypothesis): a/-/a -> FP
     assert (result.correction["tn"], result.correction["fp"]) == (1, 1)
     deletion = GoldSentence("2", ("a",), 1, (GoldError("1", True, "T", (GoldAlternative(0, (Edit(0, 1, ()),)),)),))
@@ -120,9 +121,9 @@ def test_empty_and_one_token_sentences():
 def test_selection_options(listing1):
     with pytest.raises(ValueError):
         im.Selection("cxyz")
-    detection = im.score_imeasure(listing1, [HYP], max_metric="dtp", progress=False)
+    detection = im.score_imeasure(listing1, [HYP], IMeasureConfig(max="dtp"))
     assert detection.detection["tp"] == 2
-    corpus = im.score_imeasure(listing1 * 2, [HYP, HYP], opt="corpus", progress=False)
+    corpus = im.score_imeasure(listing1 * 2, [HYP, HYP], IMeasureConfig(opt="corpus"))
     assert corpus.correction["tp"] == 4
 
 
@@ -158,8 +159,8 @@ def test_segment_search_against_brute_force(seed, metric):
     gold, hyp = random_case(seed)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        brute = im.score_imeasure([gold], [hyp], max_metric=metric, max_candidates=10 ** 6, progress=False)
-        segmented = im.score_imeasure([gold], [hyp], max_metric=metric, max_candidates=8, progress=False)
+        brute = im.score_imeasure([gold], [hyp], IMeasureConfig(max=metric, max_candidates=10 ** 6))
+        segmented = im.score_imeasure([gold], [hyp], IMeasureConfig(max=metric, max_candidates=8))
     sel = im.Selection(metric)
     best, found = brute.sentences[0], segmented.sentences[0]
     if best.n_candidates > 8:
@@ -236,8 +237,8 @@ def test_float_rounding_does_not_break_ties():
     assert im.improvement(2 / 3, 21 / 31) != im.improvement(46 / 63, 23 / 31)  # the float noise
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        brute = im.score_imeasure([gold], [hyp], max_metric="cf", max_candidates=10 ** 6, progress=False)
-        segmented = im.score_imeasure([gold], [hyp], max_metric="cf", max_candidates=8, progress=False)
+        brute = im.score_imeasure([gold], [hyp], IMeasureConfig(max="cf", max_candidates=10 ** 6))
+        segmented = im.score_imeasure([gold], [hyp], IMeasureConfig(max="cf", max_candidates=8))
     for result in (brute, segmented):
         assert result.sentences[0].evaluation == chosen
     assert " ".join(brute.sentences[0].reference) == "b x z e d z x c b e h y y h b h h x y a f f e d f c a g f d b"
@@ -262,7 +263,7 @@ def test_huge_products_never_hang():
     gold = GoldSentence("big", gold.source * 4, 3, gold.errors)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        result = im.score_imeasure([gold], [list(gold.source)], max_candidates=64, progress=False)
+        result = im.score_imeasure([gold], [list(gold.source)], IMeasureConfig(max_candidates=64))
     assert result.largest_candidate_count > 64
     assert any("big" in str(w.message) for w in caught)
 
@@ -279,7 +280,7 @@ def _official(n_sentences, system):
 
 def test_real_data_input_system_is_the_baseline():
     gold, hyps = _official(300, "INPUT")
-    result = im.score_imeasure(gold, hyps, progress=False)
+    result = im.score_imeasure(gold, hyps)
     for aspect in (result.detection, result.correction):
         assert aspect["tp"] == aspect["fp"] == aspect["fpn"] == 0
         assert aspect["wacc"] == aspect["wacc_base"] and aspect["i"] == 0
@@ -295,7 +296,7 @@ def test_real_data_segment_search_equals_enumeration():
     for g, h in picked:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            full = im.score_imeasure([g], [h], progress=False).sentences[0].evaluation
-            seg = im.score_imeasure([g], [h], max_candidates=8, progress=False).sentences[0].evaluation
+            full = im.score_imeasure([g], [h]).sentences[0].evaluation
+            seg = im.score_imeasure([g], [h], IMeasureConfig(max_candidates=8)).sentences[0].evaluation
         assert im.Selection().key(seg) <= im.Selection().key(full), g.id
         assert im.Selection().key(seg) == im.Selection().key(full), g.id

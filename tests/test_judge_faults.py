@@ -23,6 +23,7 @@ import pytest
 
 from judge_server import JudgeServer, Reply, request_subject
 from gecscore.chunks.cleme2 import score_cleme2
+from gecscore.chunks.config import Cleme2Config
 from gecscore.chunks.llm_weights import llm_chunk_weigher
 from gecscore.chunks.report import result_values
 from gecscore.judge import Judge, JudgeCache, JudgeRequest, OpenAIChatBackend, RetryPolicy, Sampling
@@ -214,9 +215,9 @@ def test_credentials_never_reach_a_connection_error():
 
 def test_leaderboard_run_options_mask_the_judge_url():
     from gecscore.metaeval.leaderboard import judge_description
-    from gecscore.metaeval.registry import RunOptions
+    from gecscore.metaeval.registry import RunWide
 
-    options = RunOptions(judge_base_url="http://u:topsecret@judge.local/v1", judge_model="m")
+    options = RunWide(judge={"base_url": "http://u:topsecret@judge.local/v1", "model": "m"})
     assert "topsecret" not in judge_description(options)
     assert "u:***@judge.local" in judge_description(options)
 
@@ -234,10 +235,10 @@ def test_llm_weigher_counts_fallbacks_per_call():
 
     with JudgeServer(respond) as server:
         weigher = llm_chunk_weigher(judge_at(server.base_url, retries=1, cache=JudgeCache(":memory:")))
-        out = result_values(score_cleme2([sample_2()], weighting="llm", weigher=weigher))
+        out = result_values(score_cleme2([sample_2()], Cleme2Config(weighting="llm"), weigher=weigher))
         first = server.requests
         assert weigher.counts() == {"llm_edits": 3, "llm_fallbacks": 1, "llm_fallback_chunks": 1}
-        result_values(score_cleme2([sample_2(), sample_2()], weighting="llm", weigher=weigher))
+        result_values(score_cleme2([sample_2(), sample_2()], Cleme2Config(weighting="llm"), weigher=weigher))
         assert server.requests == first == 5  # 3 asks + 2 re-asks, nothing on the second call
     assert (out["tp"], out["fp_un"]) == (1, 3)
     assert weigher.counts() == {"llm_edits": 3, "llm_fallbacks": 1, "llm_fallback_chunks": 2}

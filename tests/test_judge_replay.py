@@ -12,6 +12,7 @@ import pytest
 from judge_server import DSGramSimulator, JudgeServer, Reply
 from gecscore.dsgram import scorer as dsgram
 from gecscore.dsgram.scorer import score_dsgram, sentence_records
+from gecscore.dsgram.config import DsgramConfig
 from gecscore.errors import GecInputError
 from gecscore.judge import (Judge, JudgeCache, JudgeConfigError, JudgeRequest, ReplayBackend, ReplayMissError,
                             Sampling, build_judge)
@@ -53,9 +54,10 @@ def test_replay_of_a_transcript_is_bit_identical(tmp_path):
     with build_judge("replay", replay=transcript, progress=False) as replay:
         assert replay.cache is None and replay.name == "replay of openai:sim from run.jsonl"
         again = score_dsgram(sources, hypotheses, replay)
+        # the replay names the recorded backend and model: the signature is the live run's
+        assert (replay.backend.name, replay.backend.model) == ("openai", "sim")
     assert sentence_records(again) == sentence_records(live)  # == on floats: bit for bit
     assert values(again) == values(live)
-    assert again.options == live.options  # so the signature is the live run's
     assert again.judge["failures"] == {"HTTP 500": 1}
     assert sentence_records(again)[3]["weight_source"] == dsgram.FALLBACK_FAILED
 
@@ -97,7 +99,7 @@ def test_a_request_the_transcript_lacks_stops_the_run_naming_it(tmp_path):
                                                   r"for 'other source' -> 'other hypothesis' \(attempt 0"):
             score_dsgram([*sources, "other source"], [*hypotheses, "other hypothesis"], replay)
         with pytest.raises(JudgeConfigError, match="temperature 0.2"):  # other settings, other requests
-            score_dsgram(sources, hypotheses, replay, sampling=Sampling(0.2, 0.7, 512))
+            score_dsgram(sources, hypotheses, replay, DsgramConfig(temperature=0.2))
     with pytest.raises(GecInputError, match="recorded with model 'sim', not 'gpt-4o'"):
         build_judge("replay", "gpt-4o", replay=tmp_path / "run.jsonl")
 
@@ -138,18 +140,17 @@ def test_published_answers_serve_sub_score_requests_by_pair(tmp_path):
     hypotheses = ["He goes home .", "Fourth , they have it .", "She likes it ."]  # 2nd: other spacing
     with build_judge("replay", "gpt-4", replay=path, progress=False) as judge:
         assert (judge.backend.name, judge.backend.model) == ("dsgram-eval", "gpt-4")
-        result = score_dsgram(sources, hypotheses, judge, weights="equal")
+        result = score_dsgram(sources, hypotheses, judge, DsgramConfig(weights="equal"))
         with pytest.raises(ReplayMissError, match="sub-score answers only .*judgment-matrix request"):
             score_dsgram(sources[:1], hypotheses[:1], judge)
         with pytest.raises(ReplayMissError, match="no answer for the sub-score request for 'x' -> 'y'"):
-            score_dsgram(["x"], ["y"], judge, weights="equal")
+            score_dsgram(["x"], ["y"], judge, DsgramConfig(weights="equal"))
     records = sentence_records(result)
     assert [(r["semantic_coherence"], r["edit_level"], r["fluency"], r["overall"]) for r in records[:2]] == \
         [(9, 10, 9, 9), (7, 6, 8, 7)]
     # the unreadable answer is re-asked; the file has no second answer: that sentence fails alone
     assert records[2]["score"] is None and records[2]["score_attempts"] == 2
     assert "no re-ask" in records[2]["problems"][-1]
-    assert result.options["backend"] == "dsgram-eval" and result.options["model"] == "gpt-4"
 
 
 def test_published_file_default_model_and_ambiguous_pairs(tmp_path):

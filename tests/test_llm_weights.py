@@ -14,6 +14,7 @@ from gecscore.judge.parsing import JudgeOutputError
 from gecscore.judge.prompts import EDIT_WEIGHT_PROMPT
 from gecscore.chunks.report import result_values
 from gecscore.chunks.cleme2 import score_cleme2
+from gecscore.chunks.config import Cleme2Config
 from gecscore.types import Chunk, Sample, Target
 from gecscore.chunks.llm_weights import format_edit, llm_chunk_weigher, parse_edit_weight
 
@@ -73,13 +74,13 @@ def test_weights_and_cleme2_scores_by_hand():
                        "suffered -> suffer": ["7", "3"], "of infrom -> to inform": ["Score: 2"]})
     with JudgeServer(ratings) as server:
         weigher = llm_chunk_weigher(judge_for(server))
-        result = score_cleme2([sample_1(), sample_2()], weighting="llm", weigher=weigher)
+        result = score_cleme2([sample_1(), sample_2()], Cleme2Config(weighting="llm"), weigher=weigher)
         assert server.requests == 7
     out = result_values(result)
     assert (out["tp"], out["fp_ne"], out["fp_un"], out["fn"], out["tn"]) == (4, 5, 3, 5, 6)
     assert out["score"] == pytest.approx(0.4875)
     assert (out["hit"], out["wrong"], out["under"], out["over"]) == pytest.approx((4 / 14, 5 / 14, 5 / 14, 0.25))
-    assert result.options["weighting"] == "llm" and result.options["weights"].startswith("judge:")
+    assert weigher.facts()[0][0] == "judge"   # the signature names the judge
     assert [c.weights for s in result.chunks for c in s.candidates] == [
         (5.0, 1.0, 3.0, 1.0, 2.0, 1.0), (1.0, 4.0, 1.0, 2.0, 1.0, 1.0)]
     assert weigher.failures == []
@@ -101,7 +102,7 @@ def test_unusable_ratings_fall_back_to_one_and_are_counted():
     ratings = Ratings({"go -> went": ["very important"], "∅ -> the": ["2"], ". -> !": ["1"]})
     with JudgeServer(ratings) as server:
         weigher = llm_chunk_weigher(judge_for(server))
-        out = result_values(score_cleme2([sample_2()], weighting="llm", weigher=weigher))
+        out = result_values(score_cleme2([sample_2()], Cleme2Config(weighting="llm"), weigher=weigher))
         assert ratings.asked[("She go to school yesterday .", "go -> went")] == 3
         assert server.requests == 5
     assert (out["tp"], out["fp_un"], out["over"]) == (1, 3, pytest.approx(0.75))
@@ -115,7 +116,7 @@ def test_transport_failure_weighs_one():
 
     with JudgeServer(down) as server:
         weigher = llm_chunk_weigher(judge_for(server))
-        out = result_values(score_cleme2([sample_2()], weighting="llm", weigher=weigher))
+        out = result_values(score_cleme2([sample_2()], Cleme2Config(weighting="llm"), weigher=weigher))
         assert server.requests == 3 * 2  # three edits, each tried twice (one retry), no re-ask
     assert (out["tp"], out["fp_un"]) == (1, 2)
     assert len(weigher.failures) == 3 and all("HTTP 503" in f.problem for f in weigher.failures)
@@ -136,11 +137,11 @@ def test_each_edit_is_asked_once_and_fn_uses_the_reference_chunk():
     sample = two_reference_sample()
     with JudgeServer(ratings) as server:
         weigher = llm_chunk_weigher(judge_for(server))
-        dep = score_cleme2([sample], weighting="llm", weigher=weigher)
+        dep = score_cleme2([sample], Cleme2Config(weighting="llm"), weigher=weigher)
         assert server.requests == 2
         assert [c.weights for c in dep.chunks[0].candidates] == [(1.0, 3.0, 1.0, 2.0), (1.0, 3.0, 1.0, 2.0)]
         unchanged = Sample(sample.source, Target.unchanged(sample.source), sample.references, 0)
-        ind = score_cleme2([unchanged], weighting="llm", assumption="ind", weigher=weigher)
+        ind = score_cleme2([unchanged], Cleme2Config(weighting="llm", assumption="ind"), weigher=weigher)
         assert ind.chunks[0].candidates[0].weights == (1.0, 4.0, 1.0)
         assert result_values(ind)["fn"] == 4
         assert server.requests == 3
@@ -152,7 +153,7 @@ def test_weigher_with_a_tiny_local_model():
     model, tokenizer = tiny_causal_lm(seed=1)
     backend = TransformersBackend(model, tokenizer, model_id="tiny-llama", device="cpu", batch_size=8)
     weigher = llm_chunk_weigher(Judge(backend, progress=False))
-    result = score_cleme2([sample_1(), sample_2()], weighting="llm", weigher=weigher)
+    result = score_cleme2([sample_1(), sample_2()], Cleme2Config(weighting="llm"), weigher=weigher)
     assert len(weigher.ratings) == 6
     assert all(1 <= w <= 5 for w in weigher.ratings.values())
     failed = {(f.sentence, f.edit) for f in weigher.failures}

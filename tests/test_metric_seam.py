@@ -185,3 +185,35 @@ def test_a_line_past_the_maxmatch_limit_is_a_clear_error_an_option_can_raise(cap
     raised = gecscore.load("pt_m2", scorer="none", max_cells=100_000).compute([long_source], [long_hypothesis],
                                                                              [[long_hypothesis]])
     assert raised.score == 1.0
+
+
+def test_score_refuses_a_reference_side_prepared_under_other_options():
+    """A Prepared remembers the options that shaped it; another metric's score names the
+    difference instead of scoring against it."""
+    tokenised = gecscore.load("cleme2", tokenize=True)
+    prepared = tokenised.prepare_text(["He go home."], [["He goes home."]])
+    with pytest.raises(GecInputError, match="tokenize: prepared with yes, this metric has no"):
+        gecscore.load("cleme2").score(prepared, ["He goes home."])
+    # CLEME and CLEME2.0 build the same reference side: either may score it
+    assert gecscore.load("cleme", tokenize=True).score(prepared, ["He goes home."]).score == 1.0
+    with pytest.raises(GecInputError, match="reference side: prepared with chunks, this metric has m2"):
+        gecscore.load("pt_m2", scorer="none", tokenize=True).score(prepared, ["He goes home."])
+    with pytest.raises(GecInputError, match="needs the reference side from prepare"):
+        gecscore.load("cleme2").score(["He goes home ."], ["He goes home ."])
+    imeasure = gecscore.load("imeasure", no_mix=True)
+    with pytest.raises(GecInputError, match="no_mix: prepared with yes, this metric has no"):
+        gecscore.load("imeasure").score(imeasure.prepare_text(["a b"], [["a c"]]), ["a c"])
+
+
+def test_cross_option_rules_are_checked_at_load():
+    from gecscore.errors import GecOptionError
+
+    with pytest.raises(GecOptionError, match="precision: bf16 needs scorer=bertscore"):
+        gecscore.load("pt_m2", scorer="bartscore", precision="bf16")
+    with pytest.raises(GecOptionError, match="precision: fp16 needs a CUDA device, not device=cpu"):
+        gecscore.load("pt_m2", precision="fp16", device="cpu")
+    with pytest.raises(GecOptionError, match="precision: fp16 needs a CUDA device"):
+        gecscore.load("cleme2", weighting="similarity", precision="fp16", device="cpu")
+    # an option that does not apply is accepted and left out of the signature
+    result = gecscore.load("pt_m2", scorer="none", precision="bf16").compute(["a b"], ["a c"], [["a c"]])
+    assert "precision" not in str(result.signature)

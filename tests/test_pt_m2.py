@@ -8,9 +8,10 @@ import pytest
 
 from gecscore.io.m2 import parse_m2, read_m2
 from gecscore.io.text import read_lines
-from gecscore.m2.scoring import score_m2
-from gecscore.m2.pt_m2 import score_pt_m2, score_pt_m2_systems
-from gecscore.types import Edit, Target
+from seam import m2, pt_m2
+from gecscore.m2.config import PtM2Config
+from gecscore.m2.metric import PtM2Metric
+from gecscore.types import Edit, GoldCorpus, Target
 
 from datapaths import CONLL14, require
 
@@ -41,8 +42,7 @@ class TableScorer:
 def run(hypothesis: str, table: dict[str, float], level: str = "corpus", **kwargs):
     gold = list(parse_m2(GOLD.splitlines()))
     scorer = TableScorer(table)
-    result = score_pt_m2(gold, [Target(tuple(hypothesis.split()), ())], level=level,
-                         pair_scorer=scorer, **kwargs)
+    result = pt_m2(gold, [Target(tuple(hypothesis.split()), ())], level=level, pair_scorer=scorer, **kwargs)
     return result, scorer
 
 
@@ -60,8 +60,10 @@ def test_weighted_precision_recall_by_hand():
                              ("a b c d", "a B c D")]]
     sentence, _ = run("a B c X", table, level="sentence")
     assert sentence.f == pytest.approx(0.625)
-    assert result.options == {"base": "m2", "scorer": "bertscore", "level": "corpus", "beta": "0.5",
-                              "model": "table"}
+    metric = PtM2Metric(PtM2Config(), pair_scorer=TableScorer(table))
+    signature = str(metric.signature(metric.prepare(GoldCorpus(tuple(parse_m2(GOLD.splitlines())), "m2"))))
+    assert signature.startswith("pt_m2|base:m2|scorer:bertscore|level:corpus|beta:0.5|max_unchanged_words:2|"
+                                "model:table|tok:no|segmentation:reference|refs:")
 
 
 def test_all_weights_zero():
@@ -90,8 +92,8 @@ def test_scorer_none_is_plain_m2():
     gold = list(parse_m2(GOLD.splitlines()))
     hyps = [Target(tuple("a B c X".split()), ())]
     for level in ("corpus", "sentence"):
-        plain = score_m2(gold, [h.tokens for h in hyps], level=level)
-        pt = score_pt_m2(gold, hyps, scorer="none", level=level)
+        plain = m2(gold, [h.tokens for h in hyps], level=level)
+        pt = pt_m2(gold, hyps, scorer="none", level=level, segmentation="reference")
         assert (pt.p, pt.r, pt.f, pt.counts) == (plain.p, plain.r, plain.f, plain.counts)
         assert (pt.p, pt.r) == (0.5, 0.5)      # 1 correct of 2 proposed, 2 gold
 
@@ -101,20 +103,20 @@ def test_pt_errant_matches_triples_and_drops_unk():
     hypothesis = Target(tuple("a B c X".split()),
                         (Edit(1, 2, ("B",), "R:NOUN"), Edit(3, 4, ("X",), "UNK")))
     # UNK dropped: 1 correct of 1 proposed, 2 gold: P = 1, R = 0.5, F0.5 = 0.625 / 0.75
-    result = score_pt_m2(gold, [hypothesis], base="errant", scorer="none")
+    result = pt_m2(gold, [hypothesis], base="errant", scorer="none")
     assert (result.counts.correct, result.counts.proposed, result.counts.gold) == (1, 1, 2)
     assert result.f == pytest.approx(1.25 * 0.5 / (0.25 + 0.5))
     # exact triples: B matches, Q (the second alternative) would not
     other = Target(tuple("a Q c d".split()), (Edit(1, 2, ("Q",), "R:NOUN"),))
-    assert score_pt_m2(gold, [other], base="errant", scorer="none").counts.correct == 0
+    assert pt_m2(gold, [other], base="errant", scorer="none").counts.correct == 0
 
 
 def test_bad_options():
     gold = list(parse_m2(GOLD.splitlines()))
-    with pytest.raises(ValueError, match="unknown scorer"):
-        score_pt_m2(gold, [Target(("a",), ())], scorer="bleu")
-    with pytest.raises(ValueError, match="hypotheses"):
-        score_pt_m2(gold, [], scorer="none")
+    with pytest.raises(ValueError, match="scorer: unknown value 'bleu'"):
+        pt_m2(gold, [Target(("a",), ())], scorer="bleu")
+    with pytest.raises(ValueError, match="0 predictions for 1 sentences"):
+        pt_m2(gold, [], scorer="none")
 
 
 # ---- real data: SentPT-M2 with the offline MiniLM equals Algorithm 1 of the paper done naively ----
@@ -133,7 +135,7 @@ def test_sentence_level_equals_the_papers_algorithm_on_conll14():
     hyps = [Target(tuple(line.split()), ()) for line in lines]
     clear_cache()
     scorer = BertScoreF1(model, progress=False)
-    result = score_pt_m2(gold, hyps, level="sentence", pair_scorer=scorer)
+    result = pt_m2(gold, hyps, level="sentence", pair_scorer=scorer)
     assert scorer.sentences_encoded <= scorer.pairs_scored + 40
 
     # (the F1 values themselves are checked against bert_score in test_similarity_weigher)
@@ -168,11 +170,13 @@ def test_several_systems_in_one_batch_equal_one_by_one():
     table = {"a b c d": 0.5, "a B c d": 0.8, "a b c X": 0.3, "a b c D": 0.6, "a Q c d": 0.9}
     systems = {"one": [Target(tuple("a B c X".split()), ())], "two": [Target(tuple("a Q c d".split()), ())]}
     scorer = TableScorer(table)
-    together = score_pt_m2_systems(gold, systems, level="sentence", pair_scorer=scorer)
+    metric = PtM2Metric(PtM2Config(level="sentence"), pair_scorer=scorer)
+    prepared = metric.prepare(GoldCorpus(tuple(gold), "m2"))
+    together = {name: result.detail for name, result in metric.score_systems(prepared, list(systems.items()))}
     # one call with the distinct pairs of both systems first, then each system's own
     assert len(scorer.calls[0]) == 5
     for name, hyps in systems.items():
-        alone = score_pt_m2(gold, hyps, level="sentence", pair_scorer=TableScorer(table))
+        alone = pt_m2(gold, hyps, level="sentence", pair_scorer=TableScorer(table))
         assert (together[name].p, together[name].r, together[name].f) == (alone.p, alone.r, alone.f)
 
 

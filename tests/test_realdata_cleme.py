@@ -8,6 +8,7 @@ from gecscore.io.m2 import read_m2
 from gecscore.io.text import read_lines
 from gecscore.chunks.evaluation import partition_corpus
 from gecscore.chunks.cleme import score_cleme
+from gecscore.chunks.config import Cleme2Config, ClemeConfig
 from gecscore.chunks.cleme2 import score_cleme2
 from gecscore.chunks.length_weights import length_bias
 
@@ -51,13 +52,13 @@ def test_every_system_every_setting(system):
     partitions = partition_corpus(samples)
     for level in ("corpus", "sentence"):
         for assumption in ("dep", "ind"):
-            result = score_cleme2(samples, level=level, assumption=assumption, partitions=partitions)
+            result = score_cleme2(samples, Cleme2Config(level=level, assumption=assumption), partitions=partitions)
             assert 0 <= result.score <= 1
             if system == "INPUT":   # the do-nothing system: no hit, no over-correction
                 assert (result.scores["hit"], result.scores["over"], result.counts.tp, result.counts.fp) == (0, 0, 0, 0)
-            cleme = score_cleme(samples, level=level, assumption=assumption, partitions=partitions)
+            cleme = score_cleme(samples, ClemeConfig(level=level, assumption=assumption), partitions=partitions)
             assert 0 <= cleme.scores["f"] <= 1
         # ind never gives fewer TPs than dep: any reference may match a chunk
-        dep = score_cleme2(samples, assumption="dep", partitions=partitions)
-        ind = score_cleme2(samples, assumption="ind", partitions=partitions)
+        dep = score_cleme2(samples, Cleme2Config(assumption="dep"), partitions=partitions)
+        ind = score_cleme2(samples, Cleme2Config(assumption="ind"), partitions=partitions)
         assert ind.counts.tp >= dep.counts.tp

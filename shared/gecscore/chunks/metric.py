@@ -31,6 +31,9 @@ class _ChunkMetric(Metric):
         self._weigher: ChunkWeigher | None = weigher
         self._owns_weigher = weigher is None   # a shared weigher is closed by its owner
 
+    def needs(self) -> str:
+        return {"similarity": "model", "llm": "judge"}.get(self.config.weighting, "")
+
     def weigher(self) -> ChunkWeigher | None:
         """The model-backed weigher, built once per metric object: its pair and judge caches
         keep reference-side model work across calls and systems."""

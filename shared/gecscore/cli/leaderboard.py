@@ -6,7 +6,13 @@ import importlib.util
 import sys
 
 from gecscore.extras import install_hint
-from gecscore.options import DEFAULT_PRECISION, PER_TYPE_GRANULARITIES, PRECISIONS
+from gecscore.options import JudgeOptions, LayerOptions, ModelOptions, PerTypeOptions, fields_of
+
+# Run-wide options, each flag made from its one declaration: the similarity model's (PT-M2,
+# PT-ERRANT, CLEME2.0-sim), the judge's (DSGram, CLEME2.0-llm: --judge-<option>, its model
+# --judge-model) and per-type tables; each configuration takes those that apply to it.
+SIMILARITY_FIELDS = (*fields_of(ModelOptions), *fields_of(LayerOptions))
+JUDGE_FIELDS = (*(f for f in fields_of(ModelOptions) if f.name == "model"), *fields_of(JudgeOptions))
 
 
 def register(subparsers) -> None:
@@ -27,9 +33,9 @@ def register(subparsers) -> None:
     parser.add_argument("--subset-source", metavar="SRC.txt",
                         help="score only the gold sentences whose source matches these lines "
                              "(e.g. SEEDA's outputs/subset/INPUT.txt)")
-    parser.add_argument("--metrics", nargs="+", metavar="NAME",
-                        help="configurations, families or globs (default: every available one); "
-                             "see --list-metrics")
+    parser.add_argument("--metrics", "--metric", nargs="+", metavar="NAME",
+                        help="configurations, families or globs (default: every available one; see --list-metrics), "
+                             "or any metric with options: NAME:key=value,... (e.g. 'pt_m2:scorer=none,beta=0.3')")
     parser.add_argument("--list-metrics", action="store_true", help="list the configurations and exit")
     parser.add_argument("--only", nargs="+", metavar="SYSTEM", help="score only these systems")
     parser.add_argument("--human", help="gjg15, seeda-base, seeda-+input, seeda-all, or a TSV "
@@ -50,26 +56,25 @@ def register(subparsers) -> None:
     parser.add_argument("--window", type=int, default=0, metavar="N",
                         help="with --human: SEEDA's window analysis, r and rho over every N systems consecutive "
                              "in the human ranking (SEEDA uses 8; default off)")
-    parser.add_argument("--per-type", choices=PER_TYPE_GRANULARITIES,
-                        help="per-error-type tables of the M2, ERRANT, PT-M2 and CLEME configurations "
-                             "(per_type.csv and the Markdown); see gecscore pt_m2 --help")
     parser.add_argument("--baseline", metavar="SYSTEM",
                         help="compare every system with this one per metric (paired bootstrap and approximate "
                              "randomisation over sentences)")
     parser.add_argument("--significance-samples", type=int, default=1000, metavar="N",
                         help="bootstrap resamples and randomisation trials of --baseline (default 1000)")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (systems in parallel)")
-    parser.add_argument("--model", metavar="NAME_OR_DIR",
-                        help="BERTScore model of PT-M2, PT-ERRANT and CLEME2.0-sim (default: bert-base-uncased "
-                             "if in the local Hugging Face cache, else the offline all-MiniLM-L6-v2)")
-    parser.add_argument("--precision", choices=PRECISIONS, default=DEFAULT_PRECISION,
-                        help=f"that model's forward pass (default {DEFAULT_PRECISION}: exact; bf16/fp16 faster, "
-                             "approximate, in the signatures; fp16 on CUDA only)")
-    parser.add_argument("--judge-base-url", metavar="URL",
-                        help="OpenAI-compatible endpoint of the LLM judge (enables dsgram and cleme2-llm-*)")
-    parser.add_argument("--judge-model", metavar="NAME", help="the judge's model name")
-    parser.add_argument("--judge-cache", metavar="FILE", help="judge answer cache (default: the judge's default)")
-    parser.add_argument("--judge-concurrency", type=int, default=8, help="parallel judge requests (default 8)")
+    from gecscore.cli.options import add_option_flag
+
+    tables = parser.add_argument_group("per-type tables (M2, ERRANT, PT-M2 and CLEME configurations)")
+    for f in fields_of(PerTypeOptions):
+        add_option_flag(tables, f, run_wide=True)
+    similarity = parser.add_argument_group(
+        "similarity model (PT-M2, PT-ERRANT, CLEME2.0-sim; default model: bert-base-uncased if in the local "
+        "Hugging Face cache, else the offline all-MiniLM-L6-v2, with a warning)")
+    for f in SIMILARITY_FIELDS:
+        add_option_flag(similarity, f, dest_prefix="similarity_", run_wide=True)
+    judge = parser.add_argument_group("LLM judge (DSGram, CLEME2.0-llm: available once --judge-base-url is given)")
+    for f in JUDGE_FIELDS:
+        add_option_flag(judge, f, prefix="judge-", dest_prefix="judge_", run_wide=True)
     parser.add_argument("--json", action="store_true", help="print the leaderboard as one JSON object")
     parser.set_defaults(run=run)
 
@@ -98,17 +103,16 @@ def _run(args: argparse.Namespace) -> int:
     from gecscore.metaeval.human import load_human, match_lines
     from gecscore.metaeval.leaderboard import discover_systems, run_leaderboard
     from gecscore.metaeval.refsets import load_refset
-    from gecscore.metaeval.registry import REGISTRY, RunOptions, configure, resolve
+    from gecscore.cli.options import options_from_args
+    from gecscore.metaeval.registry import PRESETS, RunWide, resolve
     from gecscore.metaeval.report import check_output_dir, markdown, write_leaderboard
     from gecscore.metaeval.significance import SignificanceConfig
 
-    options = RunOptions(model=args.model, judge_base_url=args.judge_base_url, judge_model=args.judge_model,
-                         judge_cache=args.judge_cache, judge_concurrency=args.judge_concurrency,
-                         per_type=args.per_type, precision=args.precision)
-    configure(options)
+    options = RunWide(similarity=options_from_args(args, SIMILARITY_FIELDS, "similarity_"),
+                      judge=options_from_args(args, JUDGE_FIELDS, "judge_"), per_type=args.per_type)
     if args.list_metrics:
-        _, unavailable = resolve(None)
-        for config in REGISTRY.values():
+        _, unavailable = resolve(None, options)
+        for config in PRESETS.values():
             note = f" ({unavailable[config.name]})" if config.name in unavailable else ""
             print(f"{config.name:28} {config.description}{note}")
         return 0

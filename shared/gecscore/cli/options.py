@@ -29,33 +29,47 @@ def _group_title(field_name: str) -> str:
 
 
 def add_config_arguments(parser: argparse.ArgumentParser, config_type: type) -> None:
-    """One flag per declared option of ``config_type`` (bools are switches)."""
+    """One flag per declared option of ``config_type`` (bools are switches), in groups."""
     titles = ["options", *dict.fromkeys(title for _, title in GROUPS)]
     used = {_group_title(f.name) for f in fields_of(config_type) if f.metadata["cli"]}
     groups: dict[str, Any] = {title: parser.add_argument_group(title) for title in titles if title in used}
     for f in fields_of(config_type):
-        meta = f.metadata
-        if not meta["cli"]:
-            continue
-        title = _group_title(f.name)
-        group = groups[title]
-        default = f.default
-        help_text = meta["help"]
-        rule = conditions_of(config_type).get(f.name)
-        if rule is not None:
-            help_text += f" [with --{rule.option.replace('_', '-')} {'|'.join(map(str, rule.values))}]"
-        if isinstance(default, bool):
-            group.add_argument(flag(f.name), dest=f.name, action="store_true", help=help_text)
-            continue
-        if meta["repeat"]:
-            group.add_argument(flag(f.name), dest=f.name, action="append", metavar=meta["metavar"], help=help_text)
-            continue
-        kinds = meta["kind"] if isinstance(meta["kind"], tuple) else (meta["kind"],)
-        value_type = next((k for k in (int, float) if k in kinds), str)
-        if default is not None:
-            help_text += f" (default {format_value(default)})"
-        group.add_argument(flag(f.name), dest=f.name, type=value_type, default=default, choices=meta["choices"],
-                           metavar=meta["metavar"], help=help_text)
+        if f.metadata["cli"]:
+            add_option_flag(groups[_group_title(f.name)], f, conditions_of(config_type).get(f.name))
+
+
+def add_option_flag(group, f: dataclasses.Field, rule=None, *, prefix: str = "", dest_prefix: str = "",
+                    run_wide: bool = False) -> None:
+    """The flag of one declared option: ``--<prefix><name>`` with its help, choices, type and
+    default (``run_wide``: no default, so that each configuration keeps its own unless set)."""
+    meta = f.metadata
+    default = f.default
+    help_text = meta["help"]
+    dest = dest_prefix + f.name
+    if rule is not None:
+        help_text += f" [with --{rule.option.replace('_', '-')} {'|'.join(map(str, rule.values))}]"
+    if isinstance(default, bool):
+        group.add_argument(flag(prefix + f.name), dest=dest, action="store_true", help=help_text)
+        return
+    if meta["repeat"]:
+        group.add_argument(flag(prefix + f.name), dest=dest, action="append", metavar=meta["metavar"], help=help_text)
+        return
+    kinds = meta["kind"] if isinstance(meta["kind"], tuple) else (meta["kind"],)
+    value_type = next((k for k in (int, float) if k in kinds), str)
+    if default is not None:
+        help_text += f" (default {format_value(default)})"
+    group.add_argument(flag(prefix + f.name), dest=dest, type=value_type, default=None if run_wide else default,
+                       choices=meta["choices"], metavar=meta["metavar"] or (f.name.upper() if meta["choices"] is None else None), help=help_text)
+
+
+def options_from_args(args: argparse.Namespace, fields, dest_prefix: str = "") -> dict[str, Any]:
+    """The options set on the command line among ``fields`` (flags made with ``dest_prefix``)."""
+    out = {}
+    for f in fields:
+        value = getattr(args, dest_prefix + f.name, None)
+        if value is not None and value is not False:
+            out[f.name] = value
+    return out
 
 
 def config_from_args(config_type: type, args: argparse.Namespace) -> Any:

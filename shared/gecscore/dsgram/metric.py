@@ -26,6 +26,9 @@ class DsgramMetric(Metric):
         super().__init__(config)
         self._judge = judge
 
+    def needs(self) -> str:
+        return "judge"
+
     def judge(self):
         """The judge, built on first use and kept (close it with :meth:`close`)."""
         if self._judge is None:

@@ -37,6 +37,9 @@ class PtM2Metric(Metric):
         base, weighted = self.config.base, self.config.scorer != "none"
         return f"pt_{base}" if weighted else base
 
+    def needs(self) -> str:
+        return "model" if self.config.scorer != "none" else ""
+
     def pair_scorer(self):
         """The model scorer, built once per metric object (its cache keeps pair scores)."""
         c = self.config

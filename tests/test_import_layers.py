@@ -1,0 +1,147 @@
+"""The house: every import of the library (module level or inside a function) runs down the
+layers below, never back up, and no two modules import each other, directly or in a ring.
+
+A reader can then know what a module may touch from where it sits: the foundation knows no
+metric, a metric family knows the seam and the components below it, and only the entry points
+(the CLI, the package's ``load``) know everything.
+"""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parents[1] / "shared" / "gecscore"
+
+# lowest first; a module may import its own layer's modules only inside its own folder
+LAYERS: list[tuple[str, set[str]]] = [
+    ("foundation", {"version", "errors", "types", "options", "signature", "registry", "progress", "extras",
+                    "inputs", "compiled"}),
+    ("components", {"io", "extract", "models", "judge"}),
+    ("seam", {"metric"}),
+    ("families", {"chunks", "m2", "imeasure", "dsgram", "gleu"}),
+    ("uses", {"metaeval", "evaluate_info", "publish", "spaces"}),
+    ("entries", {"cli", "__main__", "<package>"}),
+]
+
+
+def module_names() -> dict[str, Path]:
+    names = {}
+    for path in PACKAGE.rglob("*.py"):
+        parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+        name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        names[name] = path
+    return names
+
+
+def imports_of(path: Path, modules: dict[str, Path]) -> set[str]:
+    """The library modules ``path`` imports anywhere in it (``from gecscore import x`` of a
+    module ``x`` counts as importing ``gecscore.x``, not the package)."""
+    found = set()
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    typing_only = {id(n) for block in ast.walk(tree) if isinstance(block, ast.If) and _is_type_checking(block.test)
+                   for inner in block.body for n in ast.walk(inner)}
+    for node in ast.walk(tree):
+        if id(node) in typing_only:   # annotations only: not imported when the code runs
+            continue
+        if isinstance(node, ast.Import):
+            found |= {a.name for a in node.names if a.name.startswith("gecscore")}
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module and node.module.startswith("gecscore"):
+            submodules = {f"{node.module}.{a.name}" for a in node.names} & set(modules)
+            found |= submodules or {node.module}
+            if len(submodules) < len(node.names):
+                found.add(node.module)
+    return {m for m in found if m in modules}
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+
+
+def unit(module: str) -> str:
+    """``gecscore.m2.pt_m2`` -> ``m2``; ``gecscore.metric`` -> ``metric``; ``gecscore`` -> ``<package>``."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else "<package>"
+
+
+def layer(module: str) -> int:
+    for rank, (_, units) in enumerate(LAYERS):
+        if unit(module) in units:
+            return rank
+    raise AssertionError(f"{module} is in no layer: add its folder to LAYERS")
+
+
+@pytest.fixture(scope="module")
+def graph() -> dict[str, set[str]]:
+    modules = module_names()
+    return {name: imports_of(path, modules) - {name} for name, path in modules.items()}
+
+
+def test_every_import_runs_down_the_layers(graph):
+    upward = [f"{a} ({LAYERS[layer(a)][0]}) imports {b} ({LAYERS[layer(b)][0]})"
+              for a, deps in graph.items() for b in deps if layer(b) > layer(a)]
+    assert not upward, "\n".join(sorted(upward))
+
+
+def test_no_two_folders_import_each_other(graph):
+    """Sideways imports within a layer (CLEME's per-type table reads M2's type rules) run one
+    way only: the folder graph has no ring either."""
+    folders: dict[str, set[str]] = {}
+    for a, deps in graph.items():
+        folders.setdefault(unit(a), set()).update(unit(b) for b in deps if unit(b) != unit(a))
+    for name in folders:
+        for other in folders:
+            folders.setdefault(other, set())
+    test_no_import_cycle(folders)
+
+
+def test_no_import_cycle(graph):
+    index, low, stack, on_stack, cycles = {}, {}, [], set(), []
+
+    def visit(v: str) -> None:   # Tarjan's strongly connected components
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in graph[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                cycles.append(sorted(component))
+
+    for v in graph:
+        if v not in index:
+            visit(v)
+    assert not cycles, cycles
+
+
+def test_the_checker_sees_a_cycle_and_an_upward_import():
+    """The two checks above can fail: a toy graph with a ring and an upward import."""
+    ring = {"gecscore.m2.a": {"gecscore.m2.b"}, "gecscore.m2.b": {"gecscore.m2.a"}}
+    with pytest.raises(AssertionError):
+        test_no_import_cycle(ring)
+    with pytest.raises(AssertionError):
+        test_every_import_runs_down_the_layers({"gecscore.options": {"gecscore.judge.factory"}})
+
+
+def test_no_module_imports_another_modules_private_names():
+    private = []
+    for name, path in module_names().items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("gecscore") \
+                    and node.module != name:
+                private += [f"{name} imports {node.module}.{a.name}" for a in node.names
+                            if a.name.startswith("_") and not a.name.startswith("__")]
+    assert not private, private
