@@ -17,7 +17,7 @@ from gecscore.chunks.config import Cleme2Config, ClemeConfig
 from gecscore.errors import GecOptionError
 from gecscore.m2.config import PtM2Config
 from gecscore.options import When, fields_of, option
-from gecscore.spaces import controls
+from gecscore.spaces import controls, per_type_view
 from gecscore.spaces.controls import Control, control_for, controls_for, option_values, options_for, shown
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -287,7 +287,11 @@ def test_toy_config_gets_the_right_widget_kinds():
     assert built["flavour"].choices[0] == "default" and built["flavour"].value_of("default") is None
     assert built["tags"].value_of(" x, y ") == ("x", "y") and built["tags"].value_of("") is None
     assert built["label"].value_of("") is None and built["flag"].value_of(None) is False
-    assert built["limit"].elem_id == "gec-limit" and control_for("per_type", {"pt": PtM2Config}).choices[0] == "none"
+    assert built["limit"].elem_id == "gec-limit"
+    # per_type's None means "no table": its first choice says "none", as the per-type panel reads it
+    per_type = control_for("per_type", {"pt_m2": PtM2Config})
+    assert per_type.choices == per_type_view.CHOICES and per_type.choices[0] == "none"
+    assert per_type_view.option_value(per_type.value) is None is per_type.value_of(per_type.value)
     # an empty box for an option with a default leaves the default; an unset optional stays None
     got = options_for(ToyConfig, option_values(list(built.values()),
                                                [True, "deep", 5, 0.25, "", "", "", "default", "fine"]))

@@ -31,8 +31,6 @@ MAX_RADIO_CHOICES = 6
 #: the arrows' step of a float box (any value can be typed)
 FLOAT_STEP = 0.01
 
-WIDGETS = ("checkbox", "radio", "dropdown", "number", "textbox")
-
 
 @dataclass(frozen=True)
 class Control:
@@ -44,7 +42,7 @@ class Control:
     """
 
     name: str
-    widget: str
+    widget: str          # checkbox | radio | dropdown | number | textbox
     default: Any
     value: Any
     help: str
