@@ -130,37 +130,50 @@ def control_for(name: str, configs: Mapping[str, type], choices: Sequence[Any] |
     box means where the help text does not.
     """
     declared = _declarations(name, configs)
-    field = next(iter(declared.values()))
-    meta = field.metadata
-    defaults = {metric: f.default for metric, f in declared.items()}
-    help_text = meta["help"]
-    default = field.default
-    if len(set(map(repr, defaults.values()))) > 1:
-        default = None
-        help_text += " (default: " + "; ".join(f"{format_value(v)} for {m}" for m, v in defaults.items()) + ")"
+    meta = next(iter(declared.values())).metadata
+    default, help_text = _merged_default(declared, meta["help"])
     kinds = _kinds(meta)
-    options = tuple(choices) if choices is not None else meta["choices"]
+    offered = tuple(choices) if choices is not None else meta["choices"]
     base = dict(name=name, default=default, help=help_text)
     if bool in kinds:
         return Control(widget="checkbox", value=bool(default), **base)
-    if options is not None:
-        none_choice = NONE_CHOICES.get(name, DEFAULT_CHOICE) if default is None else None
-        shown = ((none_choice,) if none_choice else ()) + tuple(options)
-        widget = "radio" if len(shown) <= MAX_RADIO_CHOICES else "dropdown"
-        return Control(widget=widget, value=none_choice or default, choices=shown, none_choice=none_choice,
-                       **base)
+    if offered is not None:
+        return _choice_control(offered, base)
+    placeholder = placeholder or _placeholder(default, help_text)
     if str not in kinds and (int in kinds or float in kinds):
-        number = float if float in kinds else int
-        low = meta["minimum"] if meta["minimum"] is not None else meta["exclusive_minimum"]
-        if default is None:  # an empty box means the default: a text box, read as a number
-            return Control(widget="textbox", value="", number=number,
-                           placeholder=placeholder or _placeholder(default, help_text),
-                           minimum=low, maximum=meta["maximum"], **base)
-        return Control(widget="number", value=default, number=number, minimum=low, maximum=meta["maximum"], **base)
+        return _number_control(float if float in kinds else int, meta, placeholder, base)
     text_kind = str if (str in kinds or not kinds) else tuple
     value = default if isinstance(default, str) else format_value(default) if default is not None else ""
-    return Control(widget="textbox", value=value, text_kind=text_kind,
-                   placeholder=placeholder or _placeholder(default, help_text), **base)
+    return Control(widget="textbox", value=value, text_kind=text_kind, placeholder=placeholder, **base)
+
+
+def _merged_default(declared: Mapping[str, dataclasses.Field], help_text: str) -> tuple[Any, str]:
+    """The one default of the declarations, or None ("each metric's own") with the help saying
+    which is whose when they differ."""
+    defaults = {metric: f.default for metric, f in declared.items()}
+    if len(set(map(repr, defaults.values()))) == 1:
+        return next(iter(defaults.values())), help_text
+    whose = "; ".join(f"{format_value(v)} for {metric}" for metric, v in defaults.items())
+    return None, f"{help_text} (default: {whose})"
+
+
+def _choice_control(offered: Sequence[Any], base: dict[str, Any]) -> Control:
+    """A radio (a dropdown when long); a None default gets a first choice meaning None."""
+    default = base["default"]
+    none_choice = NONE_CHOICES.get(base["name"], DEFAULT_CHOICE) if default is None else None
+    listed = ((none_choice,) if none_choice else ()) + tuple(offered)
+    widget = "radio" if len(listed) <= MAX_RADIO_CHOICES else "dropdown"
+    return Control(widget=widget, value=none_choice or default, choices=listed, none_choice=none_choice, **base)
+
+
+def _number_control(number: type, meta: Mapping[str, Any], placeholder: str, base: dict[str, Any]) -> Control:
+    """A number box with the declared bounds; with a None default a text box read as a number,
+    since an empty box (the default) is what a visitor leaves most."""
+    low = meta["minimum"] if meta["minimum"] is not None else meta["exclusive_minimum"]
+    bounds = dict(number=number, minimum=low, maximum=meta["maximum"])
+    if base["default"] is None:
+        return Control(widget="textbox", value="", placeholder=placeholder, **bounds, **base)
+    return Control(widget="number", value=base["default"], **bounds, **base)
 
 
 def _placeholder(default: Any, help_text: str) -> str:
