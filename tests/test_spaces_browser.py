@@ -169,6 +169,14 @@ def test_cleme2_space_shows_coloured_chunks_legend_and_ratios(browser, apps):
     assert page.locator('#gec-chart .gec-per-type .gec-bar-row[data-bar="R:NOUN:INFL"] .gec-bar-value'
                         ).inner_text() == "1.000"
     _screenshot(page, "cleme2")
+    # The controls follow the chosen metric: CLEME has beta, not alpha, and scores P/R/F.
+    assert page.locator("#gec-alpha").is_visible() and not page.locator("#gec-beta").is_visible()
+    page.locator("#gec-metric").get_by_label("cleme", exact=True).check()
+    page.wait_for_selector("#gec-beta", state="visible")
+    page.wait_for_selector("#gec-alpha", state="hidden")
+    page.locator("#gec-example-0").click()
+    page.wait_for_selector('#gec-result tr[data-key="f"]')
+    assert "weighting:length" in page.locator("#gec-result .gec-signature").inner_text()
     page.close()
 
 
@@ -193,6 +201,13 @@ def test_pt_m2_space_shows_weighted_matched_and_missed_edits(browser, apps):
     p = float(page.locator('#gec-result tr[data-key="p"] td').inner_text())
     assert 0 < p < 1
     _screenshot(page, "pt_m2")
+    # The BERTScore precision is a control of its own; without a scorer it is hidden with the model's.
+    page.locator("#gec-precision").get_by_label("bf16", exact=True).check()
+    page.locator("#gec-example-0").click()
+    page.wait_for_function("document.querySelector('#gec-result .gec-signature')?.innerText.includes('bf16')")
+    page.locator("#gec-scorer").get_by_label("none", exact=True).check()
+    page.wait_for_selector("#gec-precision", state="hidden")
+    assert not page.locator("#gec-model").is_visible() and not page.locator("#gec-num-layers").is_visible()
     page.close()
 
 

@@ -2,15 +2,9 @@
 
 Runs from the repository or from a published Space folder; needs only ``gecscore`` (and gradio).
 """
-import gradio as gr
+import gecscore
 from gecscore.chunks.config import ClemeConfig
 from gecscore.chunks.config import Cleme2Config
-from gecscore.chunks.labels import ASSUMPTIONS
-from gecscore.options import LEVELS
-
-import gecscore
-from gecscore.chunks.config import WEIGHTINGS
-from gecscore.chunks.config import DEFAULT_ALPHAS
 from gecscore.spaces import chunks_view
 from gecscore.spaces import per_type_view
 from gecscore.spaces.examples import FOUR_LABELS
@@ -22,6 +16,7 @@ from gecscore.spaces.framework import launch
 from gecscore.spaces.inputs import score_request
 from gecscore.spaces.render import Bar
 from gecscore.spaces.render import bar_chart_html
+import gradio as gr
 
 INTRO = """\
 CLEME2.0 cuts the **source**, the **hypothesis** and every **reference** into the same chunks
@@ -31,32 +26,27 @@ differently), **under** (real errors missed) and **over** (share of the hypothes
 were not needed), combined into one **score**. Press *Load example* to see it in action.
 """
 
-def build_options() -> list:
-    metric = gr.Radio(["cleme2", "cleme"], value="cleme2", label="metric",
-                      info="cleme2: hit/wrong/under/over; cleme: chunk precision/recall/F")
-    level = gr.Radio(list(LEVELS), value=Cleme2Config.level, label="level",
-                     info="corpus: pool all chunks; sentence: mean of sentence scores")
-    assumption = gr.Radio(list(ASSUMPTIONS), value=Cleme2Config.assumption, label="assumption",
-                          info="dep: score against one reference at a time; ind: any reference counts")
-    weighting = gr.Radio(list(WEIGHTINGS), value=Cleme2Config.weighting, label="weighting",
-                         info="length: longer chunks weigh less for TP, more for errors (shown per chunk)")
-    alpha = gr.Textbox(label="alpha (cleme2: a1,a2,a3,a4 for hit, wrong, under, over)",
-                       placeholder=f"default: corpus {','.join(map(str, DEFAULT_ALPHAS['corpus']))}; "
-                                   f"sentence {','.join(map(str, DEFAULT_ALPHAS['sentence']))}")
-    beta = gr.Number(value=ClemeConfig.beta, label="beta (cleme: F beta)", minimum=0)
-    tokenize = gr.Checkbox(value=False, label="tokenize with spaCy first (for untokenised text)")
-    per_type = gr.Radio(list(per_type_view.CHOICES), value="none", label="per error type",
-                        info="also a table per error type: operation (M/R/U), main (NOUN...), full (R:NOUN)")
-    return [metric, level, assumption, weighting, alpha, beta, tokenize, per_type]
+# The two metrics this Space serves; the metric radio picks one. Options only one declares
+# (alpha: cleme2, beta: cleme) show for that one only, and weighting (none for cleme2, length for
+# cleme) starts at "default": each keeps its own.
+CONFIGS = {"cleme2": Cleme2Config, "cleme": ClemeConfig}
+# Every option that can change the score (precision with similarity weighting), the BERTScore
+# model's, and the per-type table; each widget is generated from the configs' declarations.
+OPTIONS = ("level", "assumption", "weighting", "alpha", "beta", "precision", "tokenize",
+           "model", "num_layers", "batch_size", "device", "per_type")
+
+# What an empty model box means here (the declaration's help speaks of every model-backed metric).
+PLACEHOLDERS = {"model": "default: bert-base-uncased (similarity); the judge's default model (llm)"}
 
 
-def compute(corpus, metric, level, assumption, weighting, alpha, beta, tokenize, per_type="none") -> Outcome:
-    options = dict(level=level, assumption=assumption, weighting=weighting, tokenize=bool(tokenize),
-                   per_type=per_type_view.option_value(per_type))
-    if metric == "cleme2":
-        options["alpha"] = (alpha or "").strip() or None
-    else:
-        options["beta"] = float(beta)
+def metric_radio():
+    """Not a metric option: which of the two metrics scores."""
+    return gr.Radio(list(CONFIGS), value="cleme2", label="metric", elem_id="gec-metric",
+                    info="cleme2: hit/wrong/under/over; cleme: chunk precision/recall/F")
+
+
+def compute(corpus, options: dict, metric: str = "cleme2") -> Outcome:
+    """Score with ``gecscore.load(metric, **options)``: only the options ``metric`` has, by name."""
     result = score_request(gecscore.load(metric, **options), corpus)
     contract = result.as_dict()
     if metric == "cleme2":
@@ -89,7 +79,11 @@ SPACE = MetricSpace(
     result_groups=(("scores", ("score", "hit", "wrong", "under", "over", "p", "r", "f")),
                    ("chunk counts (weighted sums when weighting is on)",
                     ("tp", "fp_ne", "fp_un", "fp", "fn", "tn"))),
-    build_options=build_options,
+    configs=CONFIGS,
+    options=OPTIONS,
+    placeholders=PLACEHOLDERS,
+    space_controls={"metric": metric_radio},
+    pick_metric=lambda space_values: space_values.get("metric") or "cleme2",
     compute=compute,
     render_view=render_view,
     build_view=build_view,

@@ -4,8 +4,9 @@ The judge endpoint and API key are typed in by the user, used for this run only 
 stored (no judge cache is written by the Space). Runs from the repository or from a published
 Space folder; needs only ``gecscore`` (and gradio).
 """
-import gradio as gr
-
+from gecscore.dsgram.config import DsgramConfig
+from gecscore.dsgram.metric import DsgramMetric
+from gecscore.errors import GecInputError
 from gecscore.judge.backends import BACKENDS
 from gecscore.judge.backends import DEFAULT_BASE_URL
 from gecscore.judge.backends import DEFAULT_MODEL
@@ -13,10 +14,7 @@ from gecscore.judge.backends import OpenAIChatBackend
 from gecscore.judge.backends import TransformersBackend
 from gecscore.judge.runner import Judge
 from gecscore.judge.runner import RetryPolicy
-from gecscore.dsgram.config import DsgramConfig
-from gecscore.dsgram.metric import DsgramMetric
-from gecscore.dsgram.config import WEIGHT_MODES
-from gecscore.errors import GecInputError
+from gecscore.options import build_config
 from gecscore.spaces import metric_views
 from gecscore.spaces.examples import FOUR_LABELS
 from gecscore.spaces.examples import THREE_SENTENCES
@@ -26,6 +24,7 @@ from gecscore.spaces.framework import build_demo
 from gecscore.spaces.framework import launch
 from gecscore.spaces.render import legend_html
 from gecscore.spaces.render import Style
+import gradio as gr
 
 INTRO = """\
 DSGram asks an LLM judge to rate each correction on three sub-metrics (1-10): **semantic
@@ -46,52 +45,46 @@ LEGEND = legend_html([Style(key, label, meaning, "transparent", colour) for (key
                               "fluent, grammatical result"))], "Sub-metrics")
 
 
-def build_options() -> list:
-    backend = gr.Radio(list(BACKENDS), value="openai", label="backend",
-                       info="openai: any OpenAI-compatible server (OpenAI, Azure, vLLM, Ollama, llama.cpp)")
-    base_url = gr.Textbox(label="base_url", value=DEFAULT_BASE_URL, elem_id="gec-base-url")
-    api_key = gr.Textbox(label="API key (used for this run only; never stored)", type="password",
-                         elem_id="gec-api-key")
-    model = gr.Textbox(label="model", value=DEFAULT_MODEL,
-                       info="for transformers: a local folder or Hub id of a chat model")
-    weights = gr.Radio(list(WEIGHT_MODES), value=DsgramConfig.weights, label="weights",
-                       info="dynamic: per-sentence AHP weights; equal: 1/3 each")
-    concurrency = gr.Number(value=DsgramConfig.concurrency, precision=0, minimum=1, label="concurrency")
-    timeout = gr.Number(value=DsgramConfig.timeout, minimum=1, label="timeout (s)")
-    max_retries = gr.Number(value=DsgramConfig.max_retries, precision=0, minimum=0, label="max_retries (HTTP)")
-    max_reasks = gr.Number(value=DsgramConfig.max_reasks, precision=0, minimum=0, label="max_reasks (malformed answers)")
-    temperature = gr.Number(value=DsgramConfig.temperature, minimum=0, label="temperature")
-    top_p = gr.Number(value=DsgramConfig.top_p, minimum=0, maximum=1, label="top_p")
-    max_tokens = gr.Number(value=DsgramConfig.max_tokens, precision=0, minimum=1, label="max_tokens")
-    device = gr.Textbox(label="device (transformers)", placeholder="default: cuda when available, else cpu")
-    batch_size = gr.Number(value=8, precision=0, minimum=1, label="batch_size (transformers)")
-    return [backend, base_url, api_key, model, weights, concurrency, timeout, max_retries, max_reasks,
-            temperature, top_p, max_tokens, device, batch_size]
+# Each widget is generated from DsgramConfig's declaration; the API key box is the Space's own
+# (a key is typed in, never read from the environment or stored).
+OPTIONS = ("backend", "base_url", "model", "weights", "temperature", "top_p", "max_tokens", "max_reasks",
+           "concurrency", "timeout", "max_retries", "device", "batch_size")
+# The live judges only (replay answers from files, which a visitor cannot give the Space).
+CHOICES = {"backend": BACKENDS}
+# What an empty box means here (the Space builds its judge itself: no $OPENAI_BASE_URL).
+PLACEHOLDERS = {"base_url": f"default: {DEFAULT_BASE_URL}", "model": f"default: {DEFAULT_MODEL} (openai); "
+                "a local folder or Hub id of a chat model for transformers", "batch_size": "default: 8"}
 
 
-def make_judge(backend, base_url, api_key, model, concurrency, timeout, max_retries, device, batch_size):
+def api_key_box():
+    """Not a metric option: the key goes to this run's HTTP client only."""
+    return gr.Textbox(label="API key (used for this run only; never stored)", type="password",
+                      elem_id="gec-api-key")
+
+
+def make_judge(config: DsgramConfig, api_key: str | None):
     """A judge for this run only: the key goes to the HTTP client, no cache is written."""
-    if backend == "openai":
-        url = (base_url or "").strip() or DEFAULT_BASE_URL
+    if config.backend == "openai":
+        url = config.base_url or DEFAULT_BASE_URL
         if not api_key and url.rstrip("/") == DEFAULT_BASE_URL:
             raise GecInputError("the OpenAI API needs a key: enter it in the API key box")
-        judge_backend = OpenAIChatBackend((model or "").strip() or DEFAULT_MODEL, url, api_key=api_key or None,
-                                          timeout=float(timeout), max_connections=int(concurrency))
-    else:
-        if not (model or "").strip():
+        judge_backend = OpenAIChatBackend(config.model or DEFAULT_MODEL, url, api_key=api_key or None,
+                                          timeout=config.timeout, max_connections=config.concurrency)
+    elif config.backend == "transformers":
+        if not config.model:
             raise GecInputError("the transformers backend needs a model (a local folder or Hub id)")
-        judge_backend = TransformersBackend(model.strip(), device=(device or "").strip() or None,
-                                            batch_size=int(batch_size))
-    return Judge(judge_backend, None, concurrency=int(concurrency),
-                 retry=RetryPolicy(max_retries=int(max_retries)), progress=True)
+        judge_backend = TransformersBackend(config.model, device=config.device, batch_size=config.batch_size or 8)
+    else:
+        raise GecInputError(f"the {config.backend} backend is not available in the Space")
+    return Judge(judge_backend, None, concurrency=config.concurrency,
+                 retry=RetryPolicy(max_retries=config.max_retries), progress=True)
 
 
-def compute(corpus, backend, base_url, api_key, model, weights, concurrency, timeout, max_retries,
-            max_reasks, temperature, top_p, max_tokens, device, batch_size) -> Outcome:
-    config = DsgramConfig(weights=weights, max_reasks=int(max_reasks), temperature=float(temperature),
-                          top_p=float(top_p), max_tokens=int(max_tokens))
-    judge = make_judge(backend, base_url, api_key, model, concurrency, timeout, max_retries, device, batch_size)
-    metric = DsgramMetric(config, judge=judge)
+def compute(corpus, options: dict, api_key: str | None = None) -> Outcome:
+    """Score with the options by name, as ``gecscore.load("dsgram", **options)`` would, but with
+    a judge built here around the typed-in key (load would read the key from the environment)."""
+    config = build_config(DsgramConfig, options)
+    metric = DsgramMetric(config, judge=make_judge(config, (api_key or "").strip() or None))
     try:
         result = metric.score(metric.prepare_text(corpus.sources), corpus.hypotheses)
     finally:
@@ -122,7 +115,11 @@ SPACE = MetricSpace(
     result_groups=(("scores (0-10)", ("score", "semantic_coherence", "edit_level", "fluency", "overall")),
                    ("mean AHP weights", ("weights semantic_coherence", "weights edit_level", "weights fluency")),
                    ("sentences", ("n_sentences", "n_inconsistent", "n_weights_fallback", "n_failed"))),
-    build_options=build_options,
+    configs={"dsgram": DsgramConfig},
+    options=OPTIONS,
+    choices=CHOICES,
+    placeholders=PLACEHOLDERS,
+    space_controls={"api_key": api_key_box},
     compute=compute,
     render_view=render_view,
     build_view=build_view,

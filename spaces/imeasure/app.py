@@ -2,12 +2,9 @@
 
 Runs from the repository or from a published Space folder; needs only ``gecscore`` (and gradio).
 """
-import gradio as gr
-from gecscore.imeasure.config import OPTIMISE
-
 import gecscore
 from gecscore.imeasure.config import IMeasureConfig
-from gecscore.imeasure.scorer import METRIC_NAMES
+from gecscore.imeasure.config import METRIC_NAMES
 from gecscore.spaces import metric_views
 from gecscore.spaces.examples import FOUR_LABELS
 from gecscore.spaces.examples import THREE_SENTENCES
@@ -16,6 +13,7 @@ from gecscore.spaces.framework import Outcome
 from gecscore.spaces.framework import build_demo
 from gecscore.spaces.framework import launch
 from gecscore.spaces.inputs import score_request
+import gradio as gr
 
 INTRO = """\
 The I-measure aligns the **source**, the **hypothesis** and the best **reference** token by
@@ -25,27 +23,15 @@ the reference did), **FP** (changed what the reference kept), **FN** (missed a c
 is compared with that of the uncorrected source: **I** > 0 means the system improved the text,
 I < 0 that it made it worse. Press *Load example* to see it in action.
 """
-MAX_CHOICES = [f"{aspect}{name}" for aspect in "cd" for name in METRIC_NAMES]
+# The values ``max`` accepts (the config checks it by a rule, so the Space lists them).
+MAX_CHOICES = tuple(f"{aspect}{name}" for aspect in "cd" for name in METRIC_NAMES)
+# Each widget is generated from IMeasureConfig's declaration.
+OPTIONS = ("no_mix", "max", "opt", "beta", "w", "max_candidates", "tokenize")
 
 
-def build_options() -> list:
-    no_mix = gr.Checkbox(value=False, label="no_mix: score each annotator's reference as a whole "
-                                            "(do not mix corrections of different annotators)")
-    maximise = gr.Dropdown(MAX_CHOICES, value=IMeasureConfig.max, label="max",
-                           info="the value the reference choice maximises ([c]orrection/[d]etection + metric)")
-    opt = gr.Radio(list(OPTIMISE), value=IMeasureConfig.opt, label="opt",
-                   info="choose references per sentence, or for the corpus total")
-    beta = gr.Number(value=IMeasureConfig.beta, label="beta (F beta)", minimum=0)
-    w = gr.Number(value=IMeasureConfig.w, label="w (weight of TP and FP in WAcc)", minimum=1)
-    max_candidates = gr.Number(value=IMeasureConfig.max_candidates, precision=0, minimum=1,
-                               label="max_candidates (reference combinations enumerated per sentence)")
-    tokenize = gr.Checkbox(value=False, label="tokenize with spaCy first (for untokenised text)")
-    return [no_mix, maximise, opt, beta, w, max_candidates, tokenize]
-
-
-def compute(corpus, no_mix, maximise, opt, beta, w, max_candidates, tokenize) -> Outcome:
-    metric = gecscore.load("imeasure", no_mix=bool(no_mix), max=maximise, opt=opt, beta=float(beta), w=float(w),
-                           max_candidates=int(max_candidates), tokenize=bool(tokenize))
+def compute(corpus, options: dict) -> Outcome:
+    """Score with ``gecscore.load("imeasure", **options)``: the Space's values, by name."""
+    metric = gecscore.load("imeasure", **options)
     result = score_request(metric, corpus)
     contract = result.as_dict()
     return Outcome(contract, metric_views.imeasure_chart(contract), result.records(), list(result.detail.warnings))
@@ -70,7 +56,9 @@ SPACE = MetricSpace(
     result_groups=(("score (= correction I)", ("score",)),
                    ("correction", tuple(f"correction {k}" for k in FIELDS)),
                    ("detection", tuple(f"detection {k}" for k in FIELDS))),
-    build_options=build_options,
+    configs={"imeasure": IMeasureConfig},
+    options=OPTIONS,
+    choices={"max": MAX_CHOICES},
     compute=compute,
     render_view=render_view,
     build_view=build_view,

@@ -1,7 +1,10 @@
 """The page every metric Space shares: inputs, options, examples, run, result, view, download.
 
-A Space's ``app.py`` describes itself as a :class:`MetricSpace` (its options, how to compute,
-how to draw its view, its examples) and calls :func:`build_demo` and :func:`launch`.
+A Space's ``app.py`` describes itself as a :class:`MetricSpace` (the options it shows, how to
+compute, how to draw its view, its examples) and calls :func:`build_demo` and :func:`launch`.
+The option widgets are generated from the configs' declarations (:mod:`gecscore.spaces.controls`)
+and their values reach ``compute`` by name, as the ``{option: value}`` dict ``gecscore.load``
+takes.
 """
 from __future__ import annotations
 
@@ -15,13 +18,14 @@ os.environ.setdefault("HF_HUB_DISABLE_TELEMETRY", "1")
 import json
 import tempfile
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from gecscore.extras import require
 
 gr = require("gradio", "the metric Spaces")
 
 from gecscore.errors import GecInputError, MissingModelError
+from gecscore.spaces import controls as option_controls
 from gecscore.spaces.examples import Example
 from gecscore.spaces.inputs import RequestLimits, corpus_input
 from gecscore.spaces.render import CSS, note_html, placeholder_html, result_table_html
@@ -41,10 +45,16 @@ class Outcome:
 class MetricSpace:
     """Everything metric-specific about a Space.
 
-    ``build_options()`` creates the option components (inside the options panel) and returns
-    them; ``compute(corpus, *option_values)`` returns an :class:`Outcome`; ``build_view()``
-    creates controls of the per-sentence view (may return []); ``render_view(records,
-    *view_values)`` draws the per-sentence view.
+    ``configs`` maps each metric the Space serves to its config (one for most Spaces; CLEME2.0's
+    serves cleme2 and cleme); ``options`` names the options shown, in order, each a widget
+    generated from its declaration; ``choices`` gives the choices offered where the config checks
+    a value by a rule, or the Space offers fewer; ``placeholders`` what an empty box means where
+    the help text does not say. ``space_controls`` builds the hand-made controls
+    that are not metric options (the metric picker, an API key box), by name, shown first;
+    ``pick_metric(space_values)`` says which metric they select (default: the first).
+    ``compute(corpus, options, **space_values)`` gets the options that apply to that metric
+    as ``{name: value}`` and returns an :class:`Outcome`; ``build_view()`` creates controls of
+    the per-sentence view (may return []); ``render_view(records, *view_values)`` draws it.
     """
 
     name: str
@@ -52,15 +62,48 @@ class MetricSpace:
     intro: str
     legend_html: str
     result_groups: Sequence[tuple[str, Sequence[str]]]
-    build_options: Callable[[], list]
+    configs: Mapping[str, type]
+    options: Sequence[str]
     compute: Callable[..., Outcome]
     render_view: Callable[..., str]
     examples: Sequence[Example]
+    choices: Mapping[str, Sequence[Any]] = field(default_factory=dict)
+    placeholders: Mapping[str, str] = field(default_factory=dict)
+    space_controls: Mapping[str, Callable[[], Any]] = field(default_factory=dict)
+    pick_metric: Callable[[Mapping[str, Any]], str] | None = None
     build_view: Callable[[], list] = lambda: []
     needs_references: bool = True
     accepts_m2: bool = True
     reference_boxes: int = 3
     input_help: str = "One tokenised sentence per line (tokens separated by spaces)."
+
+    def controls(self) -> tuple[option_controls.Control, ...]:
+        """The option controls, from the configs' declarations."""
+        return option_controls.controls_for(self.options, self.configs, self.choices, self.placeholders)
+
+    def by_name(self, controls: Sequence[option_controls.Control], widget_values: Sequence[Any]
+                ) -> tuple[dict[str, Any], dict[str, Any]]:
+        """The widgets' values (the option widgets', in ``controls`` order, then the Space-only
+        ones) as ``{option: value}``, converted per declaration, and ``{space control: value}``."""
+        n = len(controls)
+        if len(widget_values) != n + len(self.space_controls):
+            raise ValueError(f"{len(widget_values)} values for {n} option and "
+                             f"{len(self.space_controls)} Space-only widgets")
+        return (option_controls.option_values(controls, widget_values[:n]),
+                dict(zip(self.space_controls, widget_values[n:])))
+
+    def metric_for(self, space_values: Mapping[str, Any]) -> str:
+        """The metric the Space-only controls select."""
+        return self.pick_metric(space_values) if self.pick_metric else next(iter(self.configs))
+
+    def run_options(self, option_values: Mapping[str, Any], space_values: Mapping[str, Any]) -> dict[str, Any]:
+        """What ``compute`` gets: the options that apply to the selected metric, by name."""
+        return option_controls.options_for(self.configs[self.metric_for(space_values)], option_values)
+
+    def visibility(self, option_values: Mapping[str, Any], space_values: Mapping[str, Any]) -> dict[str, bool]:
+        """Which option widgets are shown: those that can change the selected metric's number."""
+        config = self.configs[self.metric_for(space_values)]
+        return option_controls.shown(config, option_values, self.options)
 
 
 def _write_downloads(name: str, outcome: Outcome) -> list[str]:
@@ -119,7 +162,13 @@ def build_demo(space: MetricSpace) -> gr.Blocks:
                                        for i, ex in enumerate(space.examples)]
                 run_button = gr.Button("Evaluate", variant="primary", elem_id="gec-run")
                 with gr.Accordion("Options", open=True, elem_id="gec-options"):
-                    options = space.build_options()
+                    space_widgets = {name: build() for name, build in space.space_controls.items()}
+                    controls = space.controls()
+                    first_shown = space.visibility(
+                        {c.name: c.value_of(c.value) for c in controls},
+                        {name: getattr(w, "value", None) for name, w in space_widgets.items()})
+                    option_widgets = [option_controls.build_widget(c, first_shown[c.name]) for c in controls]
+                options = [*option_widgets, *space_widgets.values()]
         with gr.Row(equal_height=False):
             result_html = gr.HTML(placeholder_html("The scores appear here after Evaluate."),
                                   elem_id="gec-result")
@@ -138,14 +187,15 @@ def build_demo(space: MetricSpace) -> gr.Blocks:
         def run(*values, progress=gr.Progress(track_tqdm=True)):
             n_text, n_files, n_options = len(text_inputs), len(file_inputs), len(options)
             texts, files = values[:n_text], values[n_text:n_text + n_files]
-            option_values = values[n_text + n_files:n_text + n_files + n_options]
+            widget_values = values[n_text + n_files:n_text + n_files + n_options]
             view_values = values[n_text + n_files + n_options:]
             uploads = dict(zip(("source_file", "hypothesis_file", "reference_files", "m2_file"), files))
             progress(0, desc="Reading the input")
             try:
+                option_values, space_values = space.by_name(controls, widget_values)
                 corpus = corpus_input(texts[0], texts[1], texts[2:], needs_references=space.needs_references,
                                       **uploads)
-                outcome = space.compute(corpus, *option_values)
+                outcome = space.compute(corpus, space.run_options(option_values, space_values), **space_values)
             except (GecInputError, MissingModelError, ValueError) as error:
                 raise gr.Error(str(error)) from None
             progress(1, desc="Drawing")
@@ -176,8 +226,36 @@ def build_demo(space: MetricSpace) -> gr.Blocks:
 
         for control in view_controls:
             control.change(redraw, inputs=[records_state, *view_controls], outputs=view_html)
+
+        _wire_visibility(space, controls, option_widgets, space_widgets)
     demo.queue(default_concurrency_limit=2)
     return demo
+
+
+def _wire_visibility(space: MetricSpace, controls: Sequence[option_controls.Control], option_widgets: list,
+                     space_widgets: Mapping[str, Any]) -> None:
+    """Show only the options that can change the number under the current values: when an option
+    another depends on (PT-M2's scorer, CLEME's weighting) or a Space-only control (the metric)
+    changes, the dependent options' widgets are shown or hidden."""
+    names = [c.name for c in controls]
+    dependent = option_controls.conditional(space.configs, names)
+    if not dependent:
+        return
+    widgets = dict(zip(names, option_widgets))
+    trigger_widgets = [widgets[n] for n in option_controls.triggers(space.configs, names)] + list(space_widgets.values())
+    inputs = [*option_widgets, *space_widgets.values()]
+    outputs = [widgets[n] for n in dependent]
+
+    def update(*values):
+        try:
+            option_values, space_values = space.by_name(controls, values)
+        except GecInputError:  # a half-typed number: leave the page as it is
+            return [gr.skip() for _ in outputs]
+        visible = space.visibility(option_values, space_values)
+        return [gr.update(visible=visible[n]) for n in dependent]
+
+    for trigger in trigger_widgets:
+        trigger.change(update, inputs=inputs, outputs=outputs, show_progress="hidden")
 
 
 THEME_FONTS = dict(font=["ui-sans-serif", "system-ui", "sans-serif"],

@@ -4,17 +4,19 @@ from __future__ import annotations
 from typing import Mapping
 
 from gecscore.options import PER_TYPE_GRANULARITIES
+from gecscore.spaces.controls import NONE_CHOICES
 from gecscore.spaces.render import Bar, bar_chart_html, text
 
-#: the Spaces' choice: no table, or one granularity
-CHOICES = ("none", *PER_TYPE_GRANULARITIES)
+#: the Spaces' choice (the generated per_type control's): no table, or one granularity
+NO_TABLE = NONE_CHOICES["per_type"]
+CHOICES = (NO_TABLE, *PER_TYPE_GRANULARITIES)
 #: the count columns shown (those the table has), then the ratios
 COUNT_COLUMNS = ("tp", "fp", "fp_ne", "fp_un", "fn")
 
 
 def option_value(choice: str | None) -> str | None:
     """The ``per_type`` option of a Space's radio choice ("none" -> None)."""
-    return None if not choice or choice == "none" else choice
+    return None if not choice or choice == NO_TABLE else choice
 
 
 def headline_key(row: Mapping[str, float]) -> str:
