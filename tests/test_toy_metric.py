@@ -140,3 +140,16 @@ def test_leaderboard(toy, tmp_path):
                             ["toy:factor=5"], progress=False)
     cell = board.scores["HALF"]["toy:factor=5"]
     assert cell.score == 2.5 and "|factor:5|" in cell.signature
+
+
+def test_space_control(toy):
+    """A Space listing the option gets its widget from the declaration, and its value back by name."""
+    from gecscore.registry import metric_class
+    from gecscore.spaces.controls import controls_for, option_values
+
+    (control,) = controls_for(["factor"], {"toy": metric_class("toy").config_type})
+    assert (control.widget, control.default, control.value, control.number) == ("number", 1.0, 1.0, float)
+    assert control.help == "multiply the share of exact matches by this" and control.elem_id == "gec-factor"
+    options = option_values([control], ["2.5"])
+    assert options == {"factor": 2.5}
+    assert gecscore.load("toy", **options).compute(SOURCES, PREDICTIONS, REFERENCES).score == 1.25
