@@ -186,6 +186,27 @@ def _references_as_lists(references: Any, optional: bool, count: int | None) -> 
     return references
 
 
+def _discard_pending(module: evaluate.Metric) -> None:
+    """Forget what a failed call left behind: its writer (with the batch it was given), the
+    data, the input format evaluate inferred from it and the locks on its cache files, so that
+    the next call starts as on a fresh module."""
+    writer = getattr(module, "writer", None)
+    if writer is not None:
+        try:
+            writer.finalize()
+        except Exception:  # noqa: BLE001 - a writer broken by the failure: it is dropped anyway
+            pass
+    for lock in [getattr(module, "filelock", None), *(getattr(module, "filelocks", None) or [])]:
+        if lock is not None:
+            try:
+                lock.release()
+            except Exception:  # noqa: BLE001 - not held any more
+                pass
+    module.writer = module.buf_writer = module.data = module.filelock = None
+    module.cache_file_name = None
+    module.selected_feature_format = None
+
+
 def input_methods(module: str):
     """``compute``, ``add_batch`` and ``add`` of an evaluate module: evaluate's own, with the
     references normalised (:func:`_references_as_lists`), and with evaluate's remembered input
@@ -197,7 +218,7 @@ def input_methods(module: str):
         try:
             return call()
         except BaseException:
-            self.selected_feature_format = None
+            _discard_pending(self)
             raise
 
     def compute(self, *, predictions=None, references=None, **kwargs):
