@@ -203,26 +203,41 @@ def test_replay_through_the_command_line_scores_like_gecscore_load(tmp_path):
 @pytest.mark.realdata
 @pytest.mark.slow
 def test_conll14_subset_scores_like_gecscore_load(tmp_path):
-    """gec:conll14 with --max-samples: LightEval evaluates a shuffled subset; the metrics score
-    it in corpus order, as gecscore.load does on the same sentences."""
-    require(GEC_DATA / "conll14" / "official-2014.combined.m2")
+    """gec:conll14 and gec:conll14_m2 with --max-samples: LightEval evaluates a shuffled
+    subset; the metrics score it in corpus order, as gecscore.load does on the same sentences
+    (prepare_text on the annotators' corrections; prepare on the M2 gold's edits)."""
+    m2 = require(GEC_DATA / "conll14" / "official-2014.combined.m2")
     from gecscore.integrations.lighteval import replay
+    from gecscore.io.m2 import read_m2
+    from gecscore.types import GoldCorpus
 
     output_dir = tmp_path / "out"
     amu = GEC_DATA / "conll14" / "systems" / "AMU.txt"
     env = dict(os.environ, GEC_DATA=str(GEC_DATA), GEC_LIGHTEVAL_PREDICTIONS=str(amu),
                PYTHONPATH=os.pathsep.join([str(REPO / "shared"), os.environ.get("PYTHONPATH", "")]))
     run = subprocess.run([sys.executable, "-m", "gecscore.integrations.lighteval", "custom", "AMU",
-                          replay.__file__, "gec:conll14", "--custom-tasks", "gecscore.integrations.lighteval.tasks",
-                          "--output-dir", str(output_dir), "--save-details", "--max-samples", "40"],
+                          replay.__file__, "gec:conll14,gec:conll14_m2", "--custom-tasks",
+                          "gecscore.integrations.lighteval.tasks", "--output-dir", str(output_dir),
+                          "--save-details", "--max-samples", "40"],
                          env=env, capture_output=True, text=True, timeout=900)
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
-    scores = results_json(output_dir)["results"]["gec:conll14|0"]
+    results = results_json(output_dir)["results"]
+    corpus = data.conll14(GEC_DATA)
+    gold = read_m2(m2)
+    lines = amu.read_text(encoding="utf-8").split("\n")
+
     indices = sorted(details_predictions(output_dir, "gec:conll14"))
     assert len(indices) == 40
-    corpus = data.conll14(GEC_DATA)
-    lines = amu.read_text(encoding="utf-8").split("\n")
+    predictions = [lines[i].strip() for i in indices]
     expected = direct_scores([corpus.sources[i] for i in indices], [list(corpus.references[i]) for i in indices],
-                             [lines[i].strip() for i in indices])
+                             predictions)
     for label, value in expected.items():
-        assert scores[label] == pytest.approx(value, abs=1e-12), label
+        assert results["gec:conll14|0"][label] == pytest.approx(value, abs=1e-12), label
+
+    indices = sorted(details_predictions(output_dir, "gec:conll14_m2"))
+    predictions = [lines[i].strip() for i in indices]
+    subset = GoldCorpus(tuple(gold[i] for i in indices), "m2", str(m2))
+    for label, (name, options) in DEFAULT_METRICS.items():
+        metric = gecscore.load(name, **options)
+        value = metric.score(metric.prepare(subset), predictions).score
+        assert results["gec:conll14_m2|0"][label] == pytest.approx(value, abs=1e-12), label

@@ -24,11 +24,13 @@ SPLIT = "test"
 
 @dataclass(frozen=True)
 class GecCorpus:
-    """Sources and, per source, its reference corrections (one or more), in corpus order."""
+    """Sources and, per source, its reference corrections (one or more), in corpus order;
+    ``gold_m2``: the M2 file they were read from, if any (its edits can be scored directly)."""
 
     name: str
     sources: tuple[str, ...]
     references: tuple[tuple[str, ...], ...]
+    gold_m2: str = ""
 
     def __post_init__(self) -> None:
         if len(self.sources) != len(self.references):
@@ -61,9 +63,10 @@ def conll14(root: Path | None = None, m2_name: str = "official-2014.combined.m2"
     source itself where a sentence has no annotation)."""
     from gecscore.io.m2 import read_m2
 
-    gold = read_m2((root or data_root()) / "conll14" / m2_name)
+    path = (root or data_root()) / "conll14" / m2_name
+    gold = read_m2(path)
     return GecCorpus("conll14", tuple(" ".join(g.source) for g in gold),
-                     tuple(tuple(" ".join(t.tokens) for t in g.targets()) for g in gold))
+                     tuple(tuple(" ".join(t.tokens) for t in g.targets()) for g in gold), str(path))
 
 
 def jfleg(root: Path | None = None, split: str = "test") -> GecCorpus:

@@ -9,7 +9,8 @@ prepared reference side once per task and metric (:class:`PreparedSides`), and c
 ``result.records()`` gives: edits, chunks, the sentence score) as its sample-level value; the
 corpus aggregation returns ``result.score`` itself (plus the result's other values and a
 bootstrap standard error over ``result.sentence_stats``), so LightEval reports exactly what
-``gecscore.load(name, **options)`` computes on the same outputs.
+``gecscore.load(name, **options)`` computes on the same outputs. A task may score against an
+M2 file's gold edits instead of the reference sentences (``gold_m2``, :func:`gec_metric`).
 
 The aggregation returns a dict on purpose: LightEval then skips its own bootstrap, which
 would re-score the corpus a thousand times in a process pool; resampling the sentence
@@ -21,7 +22,9 @@ import json
 import os
 import threading
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
@@ -33,6 +36,7 @@ from lighteval.tasks.requests import SamplingMethod
 import gecscore
 from gecscore.metric import Metric as GecMetric
 from gecscore.metric import Prepared, Result
+from gecscore.types import Gold, GoldCorpus
 
 # The metrics of the task family and their offline defaults: PT-M2's default scorer (BERTScore)
 # needs model weights, so it is plain M2 unless options say otherwise.
@@ -73,12 +77,11 @@ class PreparedSides:
         self._lock = threading.Lock()
         self.built = 0
 
-    def get(self, key: tuple, metric: GecMetric, sources: Sequence[str],
-            references: Sequence[Sequence[str]]) -> Prepared:
+    def get(self, key: tuple, build: Callable[[], Prepared]) -> Prepared:
         with self._lock:
             if key in self._entries:
                 return self._entries[key]
-        prepared = metric.prepare_text(list(sources), [list(r) for r in references])
+        prepared = build()
         with self._lock:
             self._entries.setdefault(key, prepared)
             self.built += 1
@@ -122,6 +125,7 @@ class GecScore(SampleLevelComputation, CorpusLevelComputation):
     label: str
     name: str
     options: dict[str, Any] = field(default_factory=dict)
+    gold_m2: str = ""
 
     def metric(self) -> GecMetric:
         return _loaded(self.name, self.options)
@@ -133,8 +137,13 @@ class GecScore(SampleLevelComputation, CorpusLevelComputation):
         predictions = [prediction_text(responses[i].final_text) for i in order]
         task = docs[order[0]].task_name if order else ""
         metric = self.metric()
-        key = (task, self.name, json.dumps(self.options, sort_keys=True), tuple(sources), tuple(references))
-        prepared = PREPARED.get(key, metric, sources, references)
+        key = (task, self.name, json.dumps(self.options, sort_keys=True), self.gold_m2, tuple(sources),
+               tuple(references))
+        if self.gold_m2:
+            indices = [int(docs[i].specific["index"]) for i in order]
+            prepared = PREPARED.get(key, lambda: metric.prepare(m2_subset(self.gold_m2, indices, sources)))
+        else:
+            prepared = PREPARED.get(key, lambda: metric.prepare_text(sources, [list(r) for r in references]))
         result = metric.score(prepared, predictions)
         run = f"{task}|{self.label}|{len(RESULTS)}"
         RESULTS[run] = result
@@ -167,6 +176,24 @@ class GecScore(SampleLevelComputation, CorpusLevelComputation):
         return out
 
 
+@lru_cache(maxsize=4)
+def _read_m2(path: str) -> tuple[Gold, ...]:
+    from gecscore.io.m2 import read_m2
+
+    return tuple(read_m2(path))
+
+
+def m2_subset(path: str, indices: Sequence[int], sources: Sequence[str]) -> GoldCorpus:
+    """The M2 gold's sentences ``indices`` (the documents LightEval evaluated, in corpus order),
+    checked against the documents' sources so that a gold never scores another corpus."""
+    gold = _read_m2(path)
+    sentences = tuple(gold[i] for i in indices)
+    for index, sentence, source in zip(indices, sentences, sources):
+        if " ".join(sentence.source) != source:
+            raise ValueError(f"{path}: sentence {index} is not the task's source {source!r}")
+    return GoldCorpus(sentences, "m2", path)
+
+
 def bootstrap_stderr(result: Result, draws: int | None = None, seed: int = 0) -> float | None:
     """Standard error of the score by resampling sentences (``result.sentence_stats`` rows)
     with replacement; ``GEC_LIGHTEVAL_BOOTSTRAP`` draws (1000 by default, 0 for none)."""
@@ -193,12 +220,16 @@ def _loaded(name: str, options: dict[str, Any]) -> GecMetric:
         return _METRICS[key]
 
 
-def gec_metric(label: str, **options: Any) -> CorpusLevelMetric:
+def gec_metric(label: str, *, gold_m2: str | Path = "", **options: Any) -> CorpusLevelMetric:
     """The LightEval metric ``label`` (cleme2, pt_m2, errant, gleu or any gecscore metric
     name) with gecscore ``options`` over its defaults. Options are checked now, so that a bad
-    one fails when the task file loads rather than after generation."""
+    one fails when the task file loads rather than after generation.
+
+    ``gold_m2``: score against this M2 file's gold edits (``metric.prepare(gold)``, as the
+    official M2 scorer does) instead of re-extracting edits from the reference sentences with
+    ERRANT (``metric.prepare_text``); document i of the task must be its sentence i."""
     name, merged = metric_options(label, options)
     _loaded(name, merged)
-    computation = GecScore(label, name, merged)
+    computation = GecScore(label, name, merged, str(gold_m2))
     return CorpusLevelMetric(metric_name=label, higher_is_better=True, category=SamplingMethod.GENERATIVE,
                              sample_level_fn=computation, corpus_level_fn=computation, batched_compute=True)

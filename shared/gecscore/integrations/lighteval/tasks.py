@@ -3,7 +3,10 @@
 Tasks (their data is read from local files, never downloaded):
 
 - ``gec:conll14``: CoNLL-2014 test, sources and the annotators' corrections from
-  ``$GEC_DATA/conll14/official-2014.combined.m2``;
+  ``$GEC_DATA/conll14/official-2014.combined.m2`` (edits re-extracted by ERRANT, as for any
+  reference sentences);
+- ``gec:conll14_m2``: the same sentences scored against that file's gold edits, as the
+  official M2 scorer does;
 - ``gec:jfleg`` and ``gec:jfleg_dev``: JFLEG test and dev (``$GEC_DATA/jfleg``, 4 references);
 - ``gec:files``: any text files, ``GEC_LIGHTEVAL_SOURCE`` (one sentence a line) and
   ``GEC_LIGHTEVAL_REFERENCES`` (one or more files, separated by ``,``).
@@ -54,13 +57,18 @@ def metric_labels() -> list[str]:
 
 
 def gec_task(name: str, corpus: data.GecCorpus, metrics: Sequence[str] | None = None,
-             options: dict[str, dict[str, Any]] | None = None, *, generation_size: int = 256,
+             options: dict[str, dict[str, Any]] | None = None, *, gold_edits: bool = False,
+             generation_size: int = 256,
              prompt_function: Callable[[dict, str], Doc] = gec_prompt) -> LightevalTaskConfig:
     """A LightEval task over ``corpus`` scored by the gecscore ``metrics`` (labels of
     :data:`DEFAULT_METRICS` or gecscore metric names), ``options[label]`` overriding a metric's
-    defaults. The corpus is written to the local cache and loaded from there."""
+    defaults; ``gold_edits`` scores against the corpus's M2 gold edits (it must have been read
+    from an M2 file). The corpus is written to the local cache and loaded from there."""
     options = options or {}
     labels = list(metrics) if metrics else metric_labels()
+    if gold_edits and not corpus.gold_m2:
+        raise ValueError(f"{name}: gold_edits needs a corpus read from an M2 file")
+    gold_m2 = corpus.gold_m2 if gold_edits else ""
     return LightevalTaskConfig(
         name=name,
         prompt_function=prompt_function,
@@ -70,22 +78,20 @@ def gec_task(name: str, corpus: data.GecCorpus, metrics: Sequence[str] | None = 
         evaluation_splits=[data.SPLIT],
         few_shots_split=None,
         few_shots_select=None,
-        metrics=[gec_metric(label, **options.get(label, {})) for label in labels],
+        metrics=[gec_metric(label, gold_m2=gold_m2, **options.get(label, {})) for label in labels],
         generation_size=generation_size,
         stop_sequence=["\n"],
         version=0,
     )
 
 
-def _available(builders: dict[str, Callable[[], data.GecCorpus]]) -> list[LightevalTaskConfig]:
+def _available(builders: dict[str, Callable[[], LightevalTaskConfig]]) -> list[LightevalTaskConfig]:
     table = []
     for name, build in builders.items():
         try:
-            corpus = build()
+            table.append(build())
         except (GecInputError, OSError) as error:
             logger.warning("GEC task %s left out: %s", name, error)
-            continue
-        table.append(gec_task(name, corpus))
     return table
 
 
@@ -97,12 +103,13 @@ def _files() -> data.GecCorpus:
     return data.from_files(Path(source), [Path(r) for r in references], name="files")
 
 
-def default_builders() -> dict[str, Callable[[], data.GecCorpus]]:
+def default_builders() -> dict[str, Callable[[], LightevalTaskConfig]]:
     return {
-        "gec:conll14": data.conll14,
-        "gec:jfleg": lambda: data.jfleg(split="test"),
-        "gec:jfleg_dev": lambda: data.jfleg(split="dev"),
-        "gec:files": _files,
+        "gec:conll14": lambda: gec_task("gec:conll14", data.conll14()),
+        "gec:conll14_m2": lambda: gec_task("gec:conll14_m2", data.conll14(), gold_edits=True),
+        "gec:jfleg": lambda: gec_task("gec:jfleg", data.jfleg(split="test")),
+        "gec:jfleg_dev": lambda: gec_task("gec:jfleg_dev", data.jfleg(split="dev")),
+        "gec:files": lambda: gec_task("gec:files", _files()),
     }
 
 
