@@ -200,6 +200,41 @@ def test_replay_through_the_command_line_scores_like_gecscore_load(tmp_path):
     assert {i: p for i, (_, p) in details_predictions(output_dir, "gec:files").items()} == dict(enumerate(HYPS))
 
 
+def test_options_reach_the_metric_pt_m2_with_a_local_bert(tmp_path):
+    """GEC_LIGHTEVAL_OPTIONS turns pt_m2 into PT-M2 proper (BERTScore edit weights) with the
+    offline MiniLM; LightEval's number is gecscore.load's with the same options."""
+    pytest.importorskip("bert_score", reason="bert-score is not installed (gecscore[models])")
+    try:
+        from gecscore.models.similarity import local_minilm_dir
+
+        model = str(local_minilm_dir())
+    except Exception as error:  # noqa: BLE001 - no offline model package here
+        pytest.skip(f"no offline MiniLM (gecscore[offline-model]): {error}")
+    source, refs = write_corpus(tmp_path / "c")
+    hyp = tmp_path / "hyp.txt"
+    hyp.write_text("\n".join(HYPS) + "\n", encoding="utf-8")
+    options = {"scorer": "bertscore", "model": model}
+    env = dict(os.environ, GEC_LIGHTEVAL_SOURCE=str(source), GEC_LIGHTEVAL_REFERENCES=",".join(map(str, refs)),
+               GEC_LIGHTEVAL_PREDICTIONS=str(hyp), GEC_DATA=str(tmp_path / "no-data"), GEC_LIGHTEVAL_METRICS="pt_m2",
+               GEC_LIGHTEVAL_OPTIONS=json.dumps({"pt_m2": options}),
+               PYTHONPATH=os.pathsep.join([str(REPO / "shared"), os.environ.get("PYTHONPATH", "")]))
+    from gecscore.integrations.lighteval import replay
+
+    output_dir = tmp_path / "out"
+    run = subprocess.run([sys.executable, "-m", "gecscore.integrations.lighteval", "custom", "replay",
+                          replay.__file__, "gec:files", "--custom-tasks", "gecscore.integrations.lighteval.tasks",
+                          "--output-dir", str(output_dir)], env=env, capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    scores = results_json(output_dir)["results"]["gec:files|0"]
+    assert "cleme2" not in scores and "gleu" not in scores
+    metric = gecscore.load("pt_m2", **options)
+    expected = metric.score(metric.prepare_text(SOURCES, [[a, b] for a, b in zip(REFS0, REFS1)]), HYPS)
+    assert scores["pt_m2"] == pytest.approx(expected.score, abs=1e-12)
+    assert scores["pt_m2"] != pytest.approx(direct_scores(SOURCES, [[a, b] for a, b in zip(REFS0, REFS1)],
+                                                          HYPS)["pt_m2"])  # not plain M2
+    assert "scorer:bertscore" in run.stderr  # the logged signature
+
+
 @pytest.mark.realdata
 @pytest.mark.slow
 def test_conll14_subset_scores_like_gecscore_load(tmp_path):

@@ -19,6 +19,7 @@ statistics gives the same kind of standard error for almost nothing.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import threading
 from dataclasses import dataclass, field
@@ -46,6 +47,7 @@ DEFAULT_METRICS: dict[str, tuple[str, dict[str, Any]]] = {
     "errant": ("pt_m2", {"base": "errant", "scorer": "none"}),
     "gleu": ("gleu", {}),
 }
+logger = logging.getLogger(__name__)
 OPTIONS_ENV = "GEC_LIGHTEVAL_OPTIONS"
 BOOTSTRAP_ENV = "GEC_LIGHTEVAL_BOOTSTRAP"
 
@@ -147,6 +149,8 @@ class GecScore(SampleLevelComputation, CorpusLevelComputation):
         result = metric.score(prepared, predictions)
         run = f"{task}|{self.label}|{len(RESULTS)}"
         RESULTS[run] = result
+        # LightEval's results hold numbers only; the signature names what produced them.
+        logger.info("%s %s: %.6f, signature %s", task, self.label, result.score, result.signature)
         records = result.records()
         values: list[dict] = [{}] * len(docs)
         for position, doc_index in enumerate(order):
