@@ -107,6 +107,45 @@ def test_reference_files_of_another_length_are_refused(tmp_path):
         data.from_files(source, refs)
 
 
+def test_batched_metric_scores_in_corpus_order_and_aggregates_to_the_result(tmp_path):
+    """The metric itself, without a pipeline: documents arrive shuffled (as LightEval sends
+    them); values come back in the documents' order, each carrying its sentence's record; the
+    corpus value is result.score; a resample of the values gives the statistic of its rows."""
+    from types import SimpleNamespace
+
+    import numpy as np
+
+    from gecscore.integrations.lighteval.metrics import gec_metric
+    from gecscore.integrations.lighteval.tasks import gec_prompt
+
+    references = [[a, b] for a, b in zip(REFS0, REFS1)]
+    rows = [{"index": i, "source": s, "references": r} for i, (s, r) in enumerate(zip(SOURCES, references))]
+    shuffled = [3, 0, 4, 2, 1]
+    docs = []
+    for i in shuffled:
+        doc = gec_prompt(rows[i], "gec:unit|0")
+        doc.task_name = "gec:unit|0"
+        docs.append(doc)
+    responses = [SimpleNamespace(final_text=[f"{HYPS[i]}\nand more"]) for i in shuffled]
+    metric = gec_metric("errant")
+    computation = metric.sample_level_fn
+    values = metric.compute_sample(responses=responses, docs=docs)["errant"]
+    assert [v["prediction"] for v in values] == [HYPS[i] for i in shuffled]
+    assert [v["position"] for v in values] == shuffled
+    assert json.loads(values[0]["record"])["source"] == SOURCES[3]
+
+    gec = gecscore.load("pt_m2", base="errant", scorer="none")
+    expected = gec.score(gec.prepare_text(SOURCES, references), HYPS)
+    corpus = metric.get_corpus_aggregations()["errant"](values)
+    assert corpus["errant"] == expected.score
+    assert corpus["errant_p"] == expected["p"] and corpus["errant_r"] == expected["r"]
+    assert corpus["errant_stderr"] > 0
+    resample = [values[0], values[0], values[2]]
+    stats = expected.sentence_stats[[3, 3, 4]]
+    assert computation.compute_corpus(resample)["errant"] == pytest.approx(expected.statistic(stats.mean(axis=0)))
+    assert np.isfinite(computation.compute_corpus(resample)["errant"])
+
+
 def build_tiny_gpt2(folder: Path) -> Path:
     """A randomly initialised 1-layer GPT-2 and a word-level tokenizer trained on the corpus:
     no download, and its generations are words of the corpus (so that the metrics see real

@@ -21,7 +21,9 @@ from __future__ import annotations
 import json
 import logging
 import os
+import itertools
 import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -72,21 +74,26 @@ def metric_options(label: str, given: dict[str, Any] | None = None) -> tuple[str
 
 class PreparedSides:
     """Prepared reference sides, one per (task, metric, options, text): a task scored again in
-    the same process (another model, another seed) reuses it."""
+    the same process (another model, another seed) reuses it. The last ``capacity`` are kept
+    (one holds a corpus's parses and gold edits)."""
 
-    def __init__(self) -> None:
-        self._entries: dict[tuple, Prepared] = {}
+    def __init__(self, capacity: int = 8) -> None:
+        self.capacity = capacity
+        self._entries: OrderedDict[tuple, Prepared] = OrderedDict()
         self._lock = threading.Lock()
         self.built = 0
 
     def get(self, key: tuple, build: Callable[[], Prepared]) -> Prepared:
         with self._lock:
             if key in self._entries:
+                self._entries.move_to_end(key)
                 return self._entries[key]
         prepared = build()
         with self._lock:
             self._entries.setdefault(key, prepared)
             self.built += 1
+            while len(self._entries) > self.capacity:
+                self._entries.popitem(last=False)
             return self._entries[key]
 
     def clear(self) -> None:
@@ -95,8 +102,11 @@ class PreparedSides:
 
 
 PREPARED = PreparedSides()
-# run key -> the Result its documents were scored into (read by the corpus aggregation).
-RESULTS: dict[str, Result] = {}
+# run key -> the Result its documents were scored into, read by the corpus aggregation, which
+# LightEval runs after scoring every task: enough for many tasks x metrics, bounded for a
+# process that evaluates again and again.
+RESULTS: OrderedDict[str, Result] = OrderedDict()
+RESULTS_KEPT = 64
 
 
 def prediction_text(texts: Sequence[str]) -> str:
@@ -147,8 +157,10 @@ class GecScore(SampleLevelComputation, CorpusLevelComputation):
         else:
             prepared = PREPARED.get(key, lambda: metric.prepare_text(sources, [list(r) for r in references]))
         result = metric.score(prepared, predictions)
-        run = f"{task}|{self.label}|{len(RESULTS)}"
+        run = f"{task}|{self.label}|{next(_RUNS)}"
         RESULTS[run] = result
+        while len(RESULTS) > RESULTS_KEPT:
+            RESULTS.popitem(last=False)
         # LightEval's results hold numbers only; the signature names what produced them.
         logger.info("%s %s: %.6f, signature %s", task, self.label, result.score, result.signature)
         records = result.records()
@@ -212,6 +224,7 @@ def bootstrap_stderr(result: Result, draws: int | None = None, seed: int = 0) ->
     return float(np.std(scores, ddof=1))
 
 
+_RUNS = itertools.count()
 _METRICS: dict[str, GecMetric] = {}
 _METRICS_LOCK = threading.Lock()
 
