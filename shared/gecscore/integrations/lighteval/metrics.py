@@ -163,10 +163,11 @@ class GecScore(SampleLevelComputation, CorpusLevelComputation):
             RESULTS.popitem(last=False)
         # LightEval's results hold numbers only; the signature names what produced them.
         logger.info("%s %s: %.6f, signature %s", task, self.label, result.score, result.signature)
-        records = result.records()
+        # a record names its sentence (``index``, the position in the scored corpus)
+        records = {int(r.get("index", i)): r for i, r in enumerate(result.records())}
         values: list[dict] = [{}] * len(docs)
         for position, doc_index in enumerate(order):
-            record = records[position] if position < len(records) else {}
+            record = records.get(position, {})
             values[doc_index] = {"run": run, "position": position, "prediction": predictions[position],
                                  "sentence": sentence_value(record),
                                  "record": json.dumps(record, ensure_ascii=False, default=str)}
