@@ -23,7 +23,7 @@ from gecscore.lang.zh.extractor import ZhAnnotation, ZhCharExtractor, shared_zh_
 from gecscore.m2.errant_compare import CompareOptions, CompareResult
 from gecscore.types import Gold, GoldCorpus, Target
 
-ORIGIN = "cherrant"
+from gecscore.lang.zh.m2 import ORIGIN
 
 
 @dataclass(frozen=True)

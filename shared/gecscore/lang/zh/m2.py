@@ -10,19 +10,23 @@ A block per input line: ``S`` and the source characters; then per target ``k``:
   is ``-NONE-``). All alignments of a target carry the same annotator id ``k``.
 
 Each block ends with a blank line (the file ends with two newlines). Edit lines are written by
-:func:`gecscore.io.m2.format_m2`.
+:func:`gecscore.io.m2.format_m2`. :func:`read_gold` reads such a file (``T`` lines and all)
+back into a :class:`~gecscore.types.GoldCorpus`.
 """
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Sequence
 
-from gecscore.io.m2 import format_m2
+import re
+
+from gecscore.io.m2 import format_m2, parse_m2
 from gecscore.lang.zh import check_granularity
 from gecscore.lang.zh.classify import NOOP, NOT_ANNOTATABLE
 from gecscore.lang.zh.extractor import CANNOT_ANNOTATE, NO_ERROR, ZhAnnotation, ZhCharExtractor
-from gecscore.types import Target, Tokens
+from gecscore.types import GoldCorpus, Target, Tokens
 
+ORIGIN = "cherrant"
 NA_LINE = "A -1 -1|||NA|||-NONE-|||REQUIRED|||-NONE-|||{}"
 
 
@@ -75,3 +79,34 @@ def para_to_m2(in_path: str | Path, out_path: str | Path, *, granularity: str = 
     else:
         Path(out_path).write_text(text, encoding="utf-8")
     return len(sources)
+
+
+_LATER_ALIGNMENT = re.compile(r"T\d+-A[1-9]\d*( |$)")
+
+
+def gold_lines(lines) -> list[str]:
+    """ChERRANT M2 lines reduced to plain M2: ``T`` lines dropped, the edits of alignments after
+    ``A0`` dropped, ``NA`` markers dropped (a not-annotatable target is no annotator)."""
+    out: list[str] = []
+    keep = True
+    for raw in lines:
+        line = raw.rstrip("\r\n")
+        if line.startswith("T"):
+            keep = not _LATER_ALIGNMENT.match(line)
+        elif line.startswith("A "):
+            if keep and line.split("|||")[1:2] != [NOT_ANNOTATABLE]:
+                out.append(line)
+        else:
+            keep = True
+            out.append(line)
+    return out
+
+
+def read_gold(path: str | Path) -> GoldCorpus:
+    """The gold of a ChERRANT char-level M2 file (e.g. ``nlpcc2018_official.ref.m2.char``):
+    annotator ``k``'s edits are those of its first alignment ``T<k>-A0`` (a ``T<k> 没有错误``
+    annotator has none; a ``无法标注`` one is left out). For ChERRANT's exact score, which pools
+    every alignment, use :func:`gecscore.lang.zh.compare.read_edits` instead."""
+    from gecscore.io.text import read_lines
+
+    return GoldCorpus(tuple(parse_m2(gold_lines(read_lines(path)), str(path))), ORIGIN, str(path))
