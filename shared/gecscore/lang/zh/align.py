@@ -63,13 +63,31 @@ def is_cjk(token: str) -> bool:
     return all("\u4e00" <= ch <= "\u9fff" for ch in token)
 
 
-def _semantic(a: str | None, b: str | None) -> int:
-    if a is None or b is None:
-        return 4
-    parts_a, parts_b = (a[0], a[1], a[2:4]), (b[0], b[1], b[2:4])
-    if parts_a == parts_b:
-        return 0
-    return 2 * (3 - sum(x == y for x, y in zip(parts_a, parts_b)))
+_EMPTY: frozenset[str] = frozenset()
+_PARTS: dict[str, int] = {}
+_FEATURES: dict[str, tuple[int, int, int, bool, bool]] = {}
+
+
+def _features(token: str) -> tuple[int, int, int, bool, bool]:
+    """A token's Cilin class as three part ids (-1: no code), CJK flag, punctuation flag."""
+    found = _FEATURES.get(token)
+    if found is None:
+        code = resources.cilin().get(token)
+        if code is None:
+            high = mid = low = -1
+        else:
+            high, mid, low = (_PARTS.setdefault(part, len(_PARTS)) for part in (code[0], code[1], code[2:4]))
+        found = _FEATURES[token] = (high, mid, low, is_cjk(token), token in ALIGN_PUNCT)
+    return found
+
+
+def _semantic(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """ChERRANT's semantic cost (before dividing by 6) of every pair of rows of ``a`` and ``b``
+    (columns: Cilin high, mid, low part ids, -1 when unknown): 4 when either is unknown, else
+    ``2 * (3 - d)``, ``d`` the number of equal parts (0 for an identical class, as ChERRANT)."""
+    unknown = (a[:, 0] < 0)[:, None] | (b[:, 0] < 0)[None, :]
+    same = sum((a[:, k][:, None] == b[:, k][None, :]).astype(np.int64) for k in range(3))
+    return np.where(unknown, 4, 2 * (3 - same))
 
 
 def _similar_chars(a: str, b: str, confusion: dict) -> bool:
@@ -98,14 +116,15 @@ def _spell_cost(a: str, b: str) -> float:
 def substitution_table(src_types: Sequence[str], tgt_types: Sequence[str]) -> np.ndarray:
     """float64 ``[u, v]``: ChERRANT's substitution cost of source type ``u`` by target type ``v``
     (the value for equal types is unused: a match never substitutes)."""
-    cilin, confusion = resources.cilin(), resources.confusion()
-    codes_u = [cilin.get(t) for t in src_types]
-    codes_v = [cilin.get(t) for t in tgt_types]
-    semantic = np.array([[_semantic(a, b) for b in codes_v] for a in codes_u], dtype=np.int64)
-    punct_u = np.array([t in ALIGN_PUNCT for t in src_types])
-    punct_v = np.array([t in ALIGN_PUNCT for t in tgt_types])
-    cjk_u = [is_cjk(t) for t in src_types]
-    cjk_v = [is_cjk(t) for t in tgt_types]
+    confusion = resources.confusion()
+    feats_u = [_features(t) for t in src_types]
+    feats_v = [_features(t) for t in tgt_types]
+    semantic = _semantic(np.array([f[:3] for f in feats_u], dtype=np.int64),
+                         np.array([f[:3] for f in feats_v], dtype=np.int64))
+    punct_u = np.array([f[4] for f in feats_u])
+    punct_v = np.array([f[4] for f in feats_v])
+    cjk_u = [f[3] for f in feats_u]
+    cjk_v = [f[3] for f in feats_v]
     char = np.full((len(src_types), len(tgt_types)), 0.5)
     # Pairs of CJK characters: 0 when similar (shared reading or confusion set), else 0.5.
     by_reading: dict[str, list[int]] = {}
@@ -127,10 +146,8 @@ def substitution_table(src_types: Sequence[str], tgt_types: Sequence[str]) -> np
         for reading in resources.readings(token):
             for v in by_reading.get(reading, ()):
                 char[u, v] = 0.0
-        for other in confusion.get(token, ()):
-            v = tgt_index.get(other)
-            if v is not None:
-                char[u, v] = 0.0
+        for other in confusion.get(token, _EMPTY).intersection(tgt_index):
+            char[u, tgt_index[other]] = 0.0
         if token in tgt_index:
             char[u, tgt_index[token]] = 0.0
     for v, token in enumerate(tgt_types):
@@ -141,10 +158,8 @@ def substitution_table(src_types: Sequence[str], tgt_types: Sequence[str]) -> np
                 if cjk_u[u]:
                     char[u, v] = _spell_cost(other, token)
             continue
-        for other in confusion.get(token, ()):
-            u = src_index.get(other)
-            if u is not None:
-                char[u, v] = 0.0
+        for other in confusion.get(token, _EMPTY).intersection(src_index):
+            char[src_index[other], v] = 0.0
     pos = np.where(punct_u[:, None] & punct_v[None, :], 0.0,
                    np.where(~punct_u[:, None] & ~punct_v[None, :], 0.25, 0.499))
     return (semantic / 6.0 + char) + pos
