@@ -283,11 +283,49 @@ def _cell_ops(table: Table, i: int, j: int) -> list[Step]:
     return steps
 
 
+@njit(cache=True)
+def _walk(ops, tsize, first_only):  # pragma: no cover - compiled
+    """The first-op path from the bottom-right cell, backwards, as rows (code, i0, i1, j0, j1)
+    with code 0 M, 1 S, 2 I, 3 D, 4 T; ``ok`` is False when a cell on it has another op (and
+    all ops count), i.e. when there may be more than one path."""
+    i, j = ops.shape[0] - 1, ops.shape[1] - 1
+    out = np.empty((i + j, 5), dtype=np.int64)
+    count = 0
+    while i + j > 0:
+        bits = ops[i, j]
+        if not first_only and bits != 16 and bits != 1 and bits != 2 and bits != 4 and bits != 8:
+            return out[:0], False
+        if bits & 16:
+            code, i0, j0 = 0, i - 1, j - 1
+        elif bits & 1:
+            code, i0, j0 = 4, i - tsize[i, j], j - tsize[i, j]
+        elif bits & 2:
+            code, i0, j0 = 1, i - 1, j - 1
+        elif bits & 4:
+            code, i0, j0 = 2, i, j - 1
+        else:
+            code, i0, j0 = 3, i - 1, j
+        out[count, 0], out[count, 1], out[count, 2], out[count, 3], out[count, 4] = code, i0, i, j0, j
+        count += 1
+        i, j = i0, j0
+    return out[:count], True
+
+
+_CODES = ("M", "S", "I", "D")
+
+
 def paths(table: Table) -> Iterator[tuple[Step, ...]]:
     """Every cheapest alignment in ChERRANT's order (forward steps), or only the first when the
-    lengths differ by more than ten. Lazy: the caller may stop early."""
+    lengths differ by more than ten. Lazy: the caller may stop early. A table whose first path
+    never branches (most) is traced by the compiled :func:`_walk`."""
     n, m = table.ops.shape[0] - 1, table.ops.shape[1] - 1
     first_only = abs(n - m) > FIRST_ONLY_LENGTH_GAP
+    if n + m > 0:
+        rows, single = _walk(table.ops, table.tsize, first_only)
+        if single:
+            yield tuple((_CODES[c] if c < 4 else f"T{i1 - i0}", i0, i1, j0, j1)
+                        for c, i0, i1, j0, j1 in rows[::-1].tolist())
+            return
     reversed_path: list[Step] = []
     # Iterative DFS: a stack of (cell, pending steps); the path holds the steps taken.
     stack: list[tuple[int, list[Step]]] = []
