@@ -168,6 +168,13 @@ def test_word_level_is_refused_with_the_reason():
         para_to_m2("unused.para", "unused.m2", granularity="word")
 
 
+def test_untokenised_text_is_refused(zh):
+    with pytest.raises(GecInputError, match="not tokenised into characters"):
+        zh.edits("我去学校。", "我 去 了 学 校 。")
+    # the special targets may come whole
+    assert zh.annotate("我 去", "没有错误").kind == "noop"
+
+
 def test_unknown_strategy_is_an_option_error():
     with pytest.raises(GecOptionError, match="strategy"):
         ZhCharExtractor(strategy="best")

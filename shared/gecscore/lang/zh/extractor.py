@@ -24,7 +24,7 @@ from gecscore.extract.errant_edits import _Lru
 from gecscore.lang.zh import align, resources
 from gecscore.lang.zh.classify import NOOP, NOT_ANNOTATABLE, classify
 from gecscore.lang.zh.merge import merge
-from gecscore.lang.zh.tokenize import tokenize as tokenize_text
+from gecscore.lang.zh.tokenize import MISSING, tokenize as tokenize_text
 from gecscore.progress import bar
 from gecscore.types import Edit, Target, Tokens
 
@@ -83,6 +83,16 @@ def annotate_tokens(src: Tokens, tgt: Tokens, strategy: str = "all",
     return ZhAnnotation("edits", tgt, tuple(tuple(_edit(step, tgt) for step in edits) for edits in seen))
 
 
+def _check_chars(tokens: Tokens, what: str, text: str) -> None:
+    """Refuse text that is not char-tokenised (a raw sentence would silently align as one token)."""
+    for token in tokens:
+        if len(token) > 1 and token != MISSING and "".join(tokens) not in (NO_ERROR, CANNOT_ANNOTATE):
+            from gecscore.errors import GecInputError
+
+            raise GecInputError(f"the {what} {text[:40]!r} is not tokenised into characters (token "
+                                f"{token!r}); pass it through ZhCharExtractor.tokenize / tokenize_targets")
+
+
 class ZhCharExtractor:
     """ChERRANT's char-level edits between texts tokenised by :meth:`tokenize` (characters joined
     by single spaces), cached per pair like :class:`~gecscore.extract.errant_edits.ErrantExtractor`.
@@ -123,7 +133,10 @@ class ZhCharExtractor:
         key = (source, target)
         found = self._cache.get_fresh(key)
         if found is None:
-            found = annotate_tokens(tuple(source.split()), tuple(target.split()), self.strategy)
+            src, tgt = tuple(source.split()), tuple(target.split())
+            _check_chars(src, "source", source)
+            _check_chars(tgt, "target", target)
+            found = annotate_tokens(src, tgt, self.strategy)
             self._cache.put(key, found)
         return found
 
