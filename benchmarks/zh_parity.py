@@ -71,11 +71,18 @@ def cherrant_score(cherrant: Path, python: str, env: dict, hyp: Path, ref: Path)
 
 
 def random_pairs(n: int, seed: int) -> str:
-    """Random short source/target pairs (tab-separated parallel lines) rich in ties."""
+    """Random source/target pairs (tab-separated parallel lines) rich in ties: three in four are
+    a source of 1-12 characters and a few edits of it; one in four two independent strings of
+    1-25 characters (lengths may differ by more than ten: ChERRANT's single-path case)."""
     alphabet = list("的地得在再做作坐我你他们是不了人士学生老师，。、！,.ab1")
     rng = random.Random(seed)
     lines = []
     for number in range(1, n + 1):
+        if number % 4 == 0:
+            src = "".join(rng.choice(alphabet) for _ in range(rng.randint(1, 25)))
+            tgt = "".join(rng.choice(alphabet) for _ in range(rng.randint(1, 25)))
+            lines.append(f"{number}\t{src}\t{tgt}")
+            continue
         src = "".join(rng.choice(alphabet) for _ in range(rng.randint(1, 12)))
         tgt = list(src)
         for _ in range(rng.randint(1, 4)):  # a few edits of the source
@@ -101,6 +108,7 @@ def main() -> int:
     parser.add_argument("--data", type=Path, default=Path(os.environ.get("GEC_DATA", REPO.parent / "shared" / "data")) / "mucgec")
     parser.add_argument("--random", type=int, default=0, metavar="N", help="also compare N random pairs")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--random-only", action="store_true", help="only the random pairs (no MuCGEC, no scores)")
     parser.add_argument("--stub-missing", action="store_true", help="stand-ins for ltp and torch (see above)")
     parser.add_argument("--show", type=int, default=5, help="differing sentences printed per file")
     args = parser.parse_args()
@@ -114,13 +122,15 @@ def main() -> int:
             (stubs / name).write_text(text)
         env["PYTHONPATH"] = str(stubs)
     ours_env = dict(os.environ, PYTHONPATH=str(REPO / "shared"))
-    inputs = [("dev references", args.data / "MuCGEC_dev.txt"), ("example predictions", args.data / "example_pred_dev.txt")]
+    inputs = [] if args.random_only else [("dev references", args.data / "MuCGEC_dev.txt"),
+                                          ("example predictions", args.data / "example_pred_dev.txt")]
     if args.random:
         rnd = work / "random.para"
         rnd.write_text(random_pairs(args.random, args.seed), encoding="utf-8")
         inputs.append((f"{args.random} random pairs", rnd))
     # warm numba's on-disk cache once, so that the timed runs measure what a user's second run costs
     subprocess.run([sys.executable, "-c", OURS, str(inputs[0][1]), str(work / "warm.m2")], env=ours_env, check=True)
+
 
     total = {"theirs": [0.0, 0.0], "ours": [0.0, 0.0]}
     outputs = {}
@@ -137,6 +147,8 @@ def main() -> int:
         differing = compare_m2(theirs, ours, args.show)
         print(f"  differing sentences: {differing} of {len(blocks(theirs))}")
         outputs[path.name] = (theirs, ours)
+    if args.random_only:
+        return 0
     (tw, tc), (ow, oc) = total["theirs"], total["ours"]
     print(f"MuCGEC dev (both files): ChERRANT {tw:.1f} s wall / {tc:.1f} s CPU; ours {ow:.2f} s wall / "
           f"{oc:.2f} s CPU: {tw / ow:.1f}x faster (wall), {tc / oc:.1f}x (CPU)")
