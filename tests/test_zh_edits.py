@@ -193,3 +193,18 @@ def test_facts_name_the_extractor_and_versions(zh):
     assert facts["alignments"] == "all" and facts["t2s"] == "yes"
     assert facts["pypinyin"] != "none" and facts["opencc"] != "none"
     assert facts["cilin"] == "d4c707f5d895"
+
+
+def test_missing_extra_names_zh(monkeypatch):
+    import sys
+
+    from gecscore.extras import MissingExtraError
+    from gecscore.lang.zh import tokenize as tokenize_module
+
+    tokenize_module._t2s.cache_clear()
+    monkeypatch.setitem(sys.modules, "opencc", None)  # import opencc -> ImportError
+    try:
+        with pytest.raises(MissingExtraError, match=r"gecscore\[zh\]"):
+            tokenize_module.simplify("我們")
+    finally:
+        tokenize_module._t2s.cache_clear()

@@ -23,7 +23,6 @@ import hashlib
 from functools import lru_cache
 from importlib.resources import files
 
-from gecscore.errors import MissingModelError
 
 DATA = "gecscore.lang.zh"
 CILIN = "data/cilin.txt.gz"
@@ -67,12 +66,9 @@ def confusion() -> dict[str, frozenset[str]]:
 
 
 def _pypinyin():
-    try:
-        import pypinyin
-    except ImportError:
-        raise MissingModelError("Chinese char-level edits need pypinyin (and OpenCC for targets): "
-                                "pip install 'gecscore[zh]'") from None
-    return pypinyin
+    from gecscore.extras import require
+
+    return require("pypinyin", "Chinese char-level alignment costs (pinyin readings)")
 
 
 @lru_cache(maxsize=200_000)

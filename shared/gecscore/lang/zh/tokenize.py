@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from gecscore.errors import MissingModelError
 
 MISSING = "[缺失成分]"
 _MISSING_SPACED = " ".join(MISSING)
@@ -27,12 +26,9 @@ def normalize(text: str) -> str:
 
 @lru_cache(maxsize=1)
 def _t2s():
-    try:
-        from opencc import OpenCC
-    except ImportError:
-        raise MissingModelError("Chinese targets are simplified with OpenCC as ChERRANT does: "
-                                "pip install 'gecscore[zh]'") from None
-    return OpenCC("t2s")
+    from gecscore.extras import require
+
+    return require("opencc", "simplifying Chinese targets as ChERRANT does (OpenCC t2s)").OpenCC("t2s")
 
 
 def simplify(text: str) -> str:
