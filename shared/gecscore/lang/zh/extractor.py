@@ -128,6 +128,9 @@ class ZhCharExtractor:
         ``simplified`` (ChERRANT converts targets, never sources)."""
         return [" ".join(tokenize_text(text, target=True, simplified=self.simplified)) for text in texts]
 
+    def parse(self, sentences: Iterable[str]) -> None:
+        """Nothing to parse at character level (kept for the ErrantExtractor interface)."""
+
     def annotate(self, source: str, target: str) -> ZhAnnotation:
         """The full annotation (kind and every distinct alignment) of a tokenised pair."""
         key = (source, target)
