@@ -9,7 +9,8 @@ process (wall and CPU time, one run each, ours including start-up, imports and n
 load), then compares the two M2 files sentence by sentence (every annotator's every alignment
 and edit) and prints the sentences that differ, and the scores of ChERRANT's
 ``compare_m2_for_evaluation.py`` and ours. ``--random N`` also compares N random short pairs
-built from characters that make ties (shared pinyin, confusable characters, punctuation).
+built from characters that make ties (shared pinyin, confusable characters, punctuation,
+the ``[缺失成分]`` token).
 
 ChERRANT's modules import ``ltp`` and ``torch`` at load time although char mode uses neither;
 when they are missing from ``--python``'s environment, ``--stub-missing`` puts empty stand-ins
@@ -74,7 +75,7 @@ def random_pairs(n: int, seed: int) -> str:
     """Random source/target pairs (tab-separated parallel lines) rich in ties: three in four are
     a source of 1-12 characters and a few edits of it; one in four two independent strings of
     1-25 characters (lengths may differ by more than ten: ChERRANT's single-path case)."""
-    alphabet = list("的地得在再做作坐我你他们是不了人士学生老师，。、！,.ab1")
+    alphabet = list("的地得在再做作坐我你他们是不了人士学生老师，。、！？：；“”（）,.!?ab1") + ["[缺失成分]"]
     rng = random.Random(seed)
     lines = []
     for number in range(1, n + 1):
