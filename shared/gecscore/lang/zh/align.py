@@ -90,11 +90,6 @@ def _semantic(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.where(unknown, 4, 2 * (3 - same))
 
 
-def _similar_chars(a: str, b: str, confusion: dict) -> bool:
-    return (a == b or bool(resources.readings(a) & resources.readings(b))
-            or a in confusion.get(b, ()) or b in confusion.get(a, ()))
-
-
 def _spell_cost(a: str, b: str) -> float:
     """ChERRANT's ``_get_char_cost`` for two all-CJK tokens (any length)."""
     if len(a) > len(b):
