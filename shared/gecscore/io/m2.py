@@ -115,14 +115,15 @@ def read_m2(path: str | Path, strict: bool = True) -> list[Gold]:
     return list(parse_m2(read_lines(path), str(path), strict))
 
 
-def format_m2(source: Tokens, targets: Iterable[Target]) -> str:
-    """Write one M2 block: a noop line for an annotator without edits."""
+def format_m2(source: Tokens, targets: Iterable[Target], *, deletion: str = "") -> str:
+    """Write one M2 block: a noop line for an annotator without edits. A deletion's correction
+    is written as ``deletion`` (ERRANT writes an empty string, ChERRANT ``-NONE-``)."""
     lines = ["S " + " ".join(source)]
     for index, target in enumerate(targets):
         annotator = target.annotator if target.annotator is not None else index
         if not target.edits:
             lines.append(f"A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||{annotator}")
         for edit in target.edits:
-            correction = "||".join(" ".join(alt) for alt in (edit.alternatives or (edit.correction,)))
+            correction = "||".join(" ".join(alt) or deletion for alt in (edit.alternatives or (edit.correction,)))
             lines.append(f"A {edit.start} {edit.end}|||{edit.type}|||{correction}|||REQUIRED|||-NONE-|||{annotator}")
     return "\n".join(lines) + "\n"

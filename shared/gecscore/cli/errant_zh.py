@@ -1,0 +1,62 @@
+"""``gecscore errant --lang zh``: ChERRANT's char-level score (``compare_m2_for_evaluation.py``).
+
+:func:`run_zh` takes the namespace of ``gecscore errant`` (``hyp``, ``ref`` (a list), ``beta``,
+``mode``, ``single``, ``multi``, ``filt``, ``cat``, ``json``): ``gecscore.cli.errant.run`` calls it
+when ``args.lang == "zh"``. Each of ``-hyp``/``-ref`` is either ChERRANT's parallel format
+(``id<TAB>source<TAB>target...``; edits extracted as ``parallel_to_m2.py -g char`` does) or a
+char-level M2 file (a file whose first line starts with ``S ``), e.g. one written by
+``parallel_to_m2.py`` or ``gecscore para-to-m2``.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from gecscore.errors import GecInputError
+
+
+def is_m2(path: str | Path) -> bool:
+    """Whether a file looks like M2 (its first non-blank line starts with ``S``)."""
+    try:
+        with open(path, encoding="utf-8-sig") as handle:
+            for line in handle:
+                if line.strip():
+                    return line.startswith("S ") or line.rstrip("\r\n") == "S"
+    except OSError as error:
+        raise GecInputError(f"cannot read: {error.strerror}", str(path)) from None
+    return False
+
+
+def edits_of(path: str, extractor):
+    """The edits ChERRANT's scorer reads for a file (M2 or parallel)."""
+    from gecscore.io.para import read_para
+    from gecscore.lang.zh.compare import annotation_edits, read_edits
+
+    if is_m2(path):
+        return read_edits(path)
+    para = read_para(path)
+    sources = extractor.tokenize(para.sources)
+    return [annotation_edits(tuple(extractor.annotate(s, t) for t in extractor.tokenize_targets(targets)))
+            for s, targets in zip(sources, para.targets)]
+
+
+def run_zh(args: argparse.Namespace) -> int:
+    from gecscore.lang.zh.compare import compare
+    from gecscore.lang.zh.extractor import ZhCharExtractor
+    from gecscore.m2.errant_compare import CompareOptions, format_report
+
+    if getattr(args, "src", None):
+        raise GecInputError("--lang zh reads ChERRANT parallel files (id, source, targets) or char-level "
+                            "M2 as -hyp/-ref; --src is not used")
+    if len(args.ref) != 1:
+        raise GecInputError("--lang zh takes one -ref file (a parallel file holds every reference)")
+    options = CompareOptions(args.beta, args.mode, args.single, args.multi, frozenset(args.filt))
+    extractor = ZhCharExtractor(progress=False)
+    result = compare(edits_of(args.hyp, extractor), edits_of(args.ref[0], extractor), options)
+    if args.json:
+        print(json.dumps({"metric": "errant", "lang": "zh", **result.as_dict(args.cat)}))
+    else:
+        sys.stdout.write(format_report(result, args.cat))
+    return 0

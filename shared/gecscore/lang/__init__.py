@@ -1,0 +1,1 @@
+"""Language-specific edit extraction (one sub-package per language)."""

@@ -1,0 +1,116 @@
+"""ChERRANT's scorer (``compare_m2_for_evaluation.py``): ERRANT's compare with three differences.
+
+ChERRANT's scorer is ERRANT's ``compare_m2`` (implemented in
+:mod:`gecscore.m2.errant_compare`, which this module reuses for keys, counts, the choice of
+reference and the report) except that:
+
+1. **alignments pool**: it reads every ``A`` line of a block and ignores the ``T<k>-A<a>``
+   lines, so the edits of all alignments of annotator ``k`` form *one* coder ``k``; an edit in
+   two alignments is one key with two types, i.e. it counts twice as TP (or FN, or FP);
+2. **corrections lose spaces**: the key's correction is the M2 string with spaces removed
+   (``"对 方"`` and ``"对方"`` are the same correction);
+3. **not annotatable**: a sentence whose reference has exactly one coder with exactly one key,
+   of type ``NA`` (``无法标注``), is skipped (no TP, FP or FN). An ``NA`` coder among others is
+   an ordinary reference whose one key ``(-1, -1, "-NONE-")`` is matched by an unchanged
+   hypothesis (noop) and is otherwise one FN.
+
+Options as ChERRANT's: ``max_answer_num`` keeps the coders below it (ChERRANT: 1, 2 or 3);
+``reference_num`` scores only sentences with that many reference coders.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Sequence
+
+from gecscore.errors import GecInputError
+from gecscore.lang.zh.classify import NOOP, NOT_ANNOTATABLE
+from gecscore.lang.zh.extractor import ZhAnnotation
+from gecscore.m2.errant_compare import (CompareOptions, CompareResult, Counts, M2Edit, best_pair, keyed,
+                                        split_blocks)
+
+SKIPPED = (-1, -1)  # the "chosen pair" recorded for a skipped (not annotatable) sentence
+
+
+def annotation_edits(annotations: Sequence[ZhAnnotation]) -> tuple[M2Edit, ...]:
+    """The edits ChERRANT's scorer reads from one block written for these targets (target k is
+    coder k; every alignment's edits, in order; corrections without spaces)."""
+    out: list[M2Edit] = []
+    for coder, annotation in enumerate(annotations):
+        if annotation.kind in (NOOP, NOT_ANNOTATABLE):
+            out.append(M2Edit(-1, -1, annotation.kind, "-NONE-", coder))
+            continue
+        for edits in annotation.alignments:
+            out.extend(M2Edit(e.start, e.end, e.type, "".join(e.correction) or "-NONE-", coder)
+                       for e in edits)
+    return tuple(out)
+
+
+def parse_block(block: str) -> tuple[M2Edit, ...]:
+    """The ``A`` lines of one block as ChERRANT's scorer reads them (``T`` lines ignored)."""
+    edits = []
+    for line in block.split("\n"):
+        if not line.startswith("A "):
+            continue
+        fields = line[2:].split("|||")
+        try:
+            start, end = (int(x) for x in fields[0].split())
+            edits.append(M2Edit(start, end, fields[1], fields[2].replace(" ", ""), int(fields[-1])))
+        except (ValueError, IndexError):
+            raise GecInputError(f"malformed edit line {line!r}") from None
+    return tuple(edits)
+
+
+def read_edits(path: str | Path) -> list[tuple[M2Edit, ...]]:
+    """Every block's edits of a ChERRANT M2 file."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as error:
+        raise GecInputError(f"cannot read: {error.strerror}", str(path)) from None
+    try:
+        return [parse_block(block) for block in split_blocks(text)]
+    except GecInputError as error:
+        raise GecInputError(str(error), str(path)) from None
+
+
+def _not_annotatable(ref: dict[int, dict]) -> bool:
+    if len(ref) != 1:
+        return False
+    keys = next(iter(ref.values()))
+    return len(keys) == 1 and next(iter(keys.values()))[0] == NOT_ANNOTATABLE
+
+
+def compare(hypotheses: Sequence[Sequence[M2Edit]], references: Sequence[Sequence[M2Edit]],
+            options: CompareOptions = CompareOptions(), *, max_answer_num: int | None = None,
+            reference_num: int | None = None) -> CompareResult:
+    """ChERRANT's corpus TP/FP/FN (see the module docstring)."""
+    if len(hypotheses) != len(references):
+        raise GecInputError(f"the hypothesis has {len(hypotheses)} sentences but the reference "
+                            f"{len(references)}")
+    totals = Counts()
+    categories: dict[str, list[int]] = {}
+    chosen = []
+    for hyp_edits, ref_edits in zip(hypotheses, references):
+        if max_answer_num is not None:
+            hyp_edits = [e for e in hyp_edits if e.coder < max_answer_num]
+            ref_edits = [e for e in ref_edits if e.coder < max_answer_num]
+        hyp, ref = keyed(hyp_edits, options), keyed(ref_edits, options)
+        if reference_num is not None and len(ref) != reference_num:
+            chosen.append(SKIPPED)
+            continue
+        if _not_annotatable(ref):
+            chosen.append(SKIPPED)
+            continue
+        counts, cats, pair = best_pair(hyp, ref, totals, options.beta)
+        totals += counts
+        for cat, c in cats.items():
+            merged = categories.setdefault(cat, [0, 0, 0])
+            for i in range(3):
+                merged[i] += c[i]
+        chosen.append(pair)
+    return CompareResult(totals, categories, tuple(chosen), options)
+
+
+def compare_files(hyp: str | Path, ref: str | Path, options: CompareOptions = CompareOptions(),
+                  **kwargs) -> CompareResult:
+    """ChERRANT's scores of two char-level M2 files (ours or ``parallel_to_m2.py``'s)."""
+    return compare(read_edits(hyp), read_edits(ref), options, **kwargs)
