@@ -1,0 +1,149 @@
+"""Language profiles: how a language's text becomes tokens and edits, one implementation each.
+
+Every metric with text input reads text through the profile its ``lang`` option names
+(:func:`profile_for`): the gold of parallel text (:meth:`LanguageProfile.gold`), predictions
+as tokens compared with the sources (:meth:`LanguageProfile.predictions`) and the predictions'
+edits (:meth:`LanguageProfile.hypothesis_targets`). A profile is tokenise, align, merge,
+classify (ERRANT's steps), and its :meth:`~LanguageProfile.facts` go into the signature.
+
+* ``en``: ERRANT (English, spaCy parse), exactly as before (:mod:`gecscore.extract`).
+* ``zh``: ChERRANT at character level (:mod:`gecscore.lang.zh`): characters are tokens, targets
+  simplified (t2s), ``没有错误`` / ``无法标注`` handled as ChERRANT does. ``zh-word`` (LTP
+  words) is refused: its models come from a hub.
+* any other code: the MultiGEC-2025 profile (ERRANT's merge and classification over a UD parse)
+  when a spaCy pipeline for the language is installed, else the model-free profile (offline
+  tokeniser, alignment, merging, operation types), see :mod:`gecscore.lang.free` and
+  :mod:`gecscore.lang.multigec`.
+"""
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Any, Protocol, Sequence, runtime_checkable
+
+from gecscore.errors import GecInputError, GecOptionError
+from gecscore.types import Gold, GoldCorpus, Target
+
+Facts = tuple[tuple[str, str], ...]
+DEFAULT_LANG = "en"
+# an ISO 639 code (two or three letters), optionally with a subtag: en, zh, uk, pt-BR, zh-word
+LANG_PATTERN = r"[a-z]{2,3}(-[A-Za-z0-9]+)?"
+REFUSED = {"zh-word": "Chinese word level (ChERRANT -g word) needs LTP and its models from a hub, which this "
+                      "package does not download; use lang=zh (character level, the MuCGEC/NLPCC-2018 setting)"}
+
+
+@runtime_checkable
+class LanguageProfile(Protocol):
+    """How one language's text becomes tokens and edits."""
+
+    name: str
+
+    def facts(self) -> Facts:
+        """What the signature records: the profile and the versions of what it used."""
+
+    def gold(self, sources: Sequence[str], references: Sequence[Sequence[str]], tokenize: bool) -> GoldCorpus:
+        """The gold of checked parallel text: annotator k of a sentence is its k-th reference."""
+
+    def predictions(self, predictions: Sequence[str], tokenize: bool) -> list[str]:
+        """The predictions as tokens (joined by single spaces) comparable with the gold's sources."""
+
+    def hypothesis_targets(self, sources: Sequence[str], predictions: Sequence[str]) -> list[Target]:
+        """The edits of tokenised ``predictions`` against the gold's tokenised ``sources``."""
+
+
+def check_lang(lang: str) -> str:
+    """``lang`` if it names a language profile, else a GecOptionError saying why not."""
+    if lang in REFUSED:
+        raise GecOptionError("lang", REFUSED[lang])
+    if not re.fullmatch(LANG_PATTERN, lang):
+        raise GecOptionError("lang", f"must be a language code such as en, zh or uk, got {lang!r}")
+    return lang
+
+
+class ErrantProfile:
+    """English: ERRANT over spaCy parses (text whitespace-tokenised, or by spaCy with tokenize)."""
+
+    name = "errant"
+
+    def _extractor(self):
+        from gecscore.extract.errant_edits import shared_extractor
+
+        return shared_extractor()
+
+    def facts(self) -> Facts:
+        return self._extractor().facts()
+
+    def gold(self, sources: Sequence[str], references: Sequence[Sequence[str]], tokenize: bool) -> GoldCorpus:
+        from gecscore.extract.gold import gold_from_text
+
+        return gold_from_text(sources, references, tokenize=tokenize, extractor=self._extractor())
+
+    def predictions(self, predictions: Sequence[str], tokenize: bool) -> list[str]:
+        from gecscore.extract.gold import tokenized
+
+        return tokenized(predictions, tokenize, "predictions", self._extractor())
+
+    def hypothesis_targets(self, sources: Sequence[str], predictions: Sequence[str]) -> list[Target]:
+        return self._extractor().targets(sources, predictions, desc="hypothesis edits")
+
+
+class ZhCharProfile:
+    """Chinese at character level, exactly as ChERRANT's ``-g char`` (``tokenize`` has no
+    effect: text is always split into characters, whitespace dropped)."""
+
+    name = "cherrant-char"
+
+    def _extractor(self):
+        from gecscore.lang.zh.extractor import shared_zh_extractor
+
+        return shared_zh_extractor()
+
+    def facts(self) -> Facts:
+        return self._extractor().facts()
+
+    def gold(self, sources: Sequence[str], references: Sequence[Sequence[str]], tokenize: bool) -> GoldCorpus:
+        from gecscore.lang.zh.corpus import gold_from_text
+
+        return gold_from_text(list(sources), [list(r) for r in references], extractor=self._extractor()).corpus
+
+    def predictions(self, predictions: Sequence[str], tokenize: bool) -> list[str]:
+        return self._extractor().tokenize_targets(predictions)
+
+    def hypothesis_targets(self, sources: Sequence[str], predictions: Sequence[str]) -> list[Target]:
+        return self._extractor().targets(list(sources), list(predictions), desc="hypothesis edits")
+
+
+@lru_cache(maxsize=None)
+def profile_for(lang: str) -> LanguageProfile:
+    """The profile of language ``lang`` (one object per process: its caches are shared)."""
+    check_lang(lang)
+    if lang == "en":
+        return ErrantProfile()
+    if lang == "zh":
+        return ZhCharProfile()
+    from gecscore.lang.multigec import spacy_pipeline_for
+
+    pipeline = spacy_pipeline_for(lang)
+    if pipeline is not None:
+        from gecscore.lang.multigec import MultigecProfile
+
+        return MultigecProfile(lang, pipeline)
+    from gecscore.lang.free import FreeProfile
+
+    return FreeProfile(lang)
+
+
+def gold_of(profile: LanguageProfile, sources: Any, references: Any, tokenize: bool) -> GoldCorpus:
+    """The gold of raw parallel text through ``profile``, the input checked first."""
+    from gecscore import inputs
+
+    if references is None:
+        raise GecInputError("reference edits need references (one list of corrected sentences, or one "
+                            "string, per source)")
+    sources, _, references = inputs.parallel(sources, None, references)
+    return profile.gold(sources, references, tokenize)
+
+
+def sentence_of(source: Sequence[str], edits_by_annotator: dict[int, tuple], number: int) -> Gold:
+    """A gold sentence (for profiles building their gold annotator by annotator)."""
+    return Gold(tuple(source), edits_by_annotator, 0, str(number))
