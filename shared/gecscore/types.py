@@ -226,6 +226,8 @@ class GoldCorpus:
     sentences: tuple[Gold, ...]
     origin: str
     path: str = ""
+    # the signature facts of the profile that extracted the edits (e.g. ERRANT's and spaCy's versions)
+    extracted_by: tuple[tuple[str, str], ...] = ()
 
     def __len__(self) -> int:
         return len(self.sentences)
@@ -236,7 +238,7 @@ class GoldCorpus:
 
     def facts(self) -> tuple[tuple[str, str], ...]:
         """What a signature records of this gold: references per sentence and the edits' origin."""
-        return (("refs", self.references_label()), ("gold", self.origin))
+        return (("refs", self.references_label()), ("gold", self.origin), *self.extracted_by)
 
     def references_label(self) -> str:
         """The number of references (annotators) per sentence, or ``var`` when it varies."""

@@ -26,7 +26,7 @@ COMMAND_MODULES = (
     "gecscore.cli.score",
     "gecscore.cli.imeasure",
     "gecscore.cli.leaderboard",
-    "gecscore.cli.errant", "gecscore.cli.compare",
+    "gecscore.cli.errant", "gecscore.cli.para_to_m2", "gecscore.cli.compare",
     "gecscore.cli.publish",
 )
 
