@@ -38,7 +38,7 @@ DEFAULT_KEEP_BYTES = 2 << 30
 DEFAULT_BLOCK_TOKENS = 32_768
 
 Pair = tuple[str, str]            # (candidate, reference)
-_CACHE: dict[str, dict] = {}     # scorer name (kind, model, layer, precision) -> pair scores
+_CACHE: dict[tuple, dict] = {}   # scorer identity (kind, model, layer, settings) -> pair scores
 
 
 def local_minilm_dir() -> str | None:
@@ -58,6 +58,12 @@ def model_label(model: str) -> str:
         return model
     parts = os.path.normpath(os.path.abspath(model)).split(os.sep)
     return "/".join(parts[-2:])
+
+
+def model_identity(model: str) -> str:
+    """A model as the pair cache tells models apart: a local folder by its resolved path, a
+    Hub name as it is."""
+    return os.path.realpath(model) if os.path.isdir(model) else model
 
 
 def clear_cache() -> None:
@@ -127,6 +133,18 @@ class _CachedPairScorer:
     def name(self) -> str:
         return f"{self.kind}:{self.model}" + (f":L{self.layer}" if self.layer else "")
 
+    @property
+    def cache_id(self) -> tuple:
+        """What the pair cache is keyed by: a tuple, not the display name (a model path holding
+        ':L9' cannot pose as a layer), with a local model folder by its real path (two folders
+        both given as ``./model`` from different working directories are different models)
+        and every setting that changes a score."""
+        return (self.kind, model_identity(self.model), self.layer, *self.settings())
+
+    def settings(self) -> tuple:
+        """The scorer's own settings that change its scores (none here)."""
+        return ()
+
     def score(self, pairs: Iterable[Pair]) -> list[float]:
         """Scores of (candidate, reference) pairs, in order."""
         pairs = list(pairs)
@@ -134,7 +152,7 @@ class _CachedPairScorer:
             return []
         self._load()
         keys = self._keys(pairs)
-        cache = _CACHE.setdefault(self.name, {})
+        cache = _CACHE.setdefault(self.cache_id, {})
         todo = [key for key in dict.fromkeys(keys) if key not in cache]
         if todo:
             cache.update(zip(todo, self._score(todo)))
@@ -193,6 +211,9 @@ class BertScoreF1(_CachedPairScorer):
     @property
     def name(self) -> str:
         return super().name + ("" if self.precision == DEFAULT_PRECISION else f":{self.precision}")
+
+    def settings(self) -> tuple:
+        return (self.precision,)
 
     def _load(self) -> None:
         if self._model is not None:
@@ -406,6 +427,9 @@ class BartScore(_CachedPairScorer):
         super().__init__(model, batch_size, device, progress)
         self.max_length = max_length
         self._model = None
+
+    def settings(self) -> tuple:
+        return (self.max_length,)
 
     def _load(self) -> None:
         if self._model is not None:
