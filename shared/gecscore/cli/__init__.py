@@ -63,6 +63,13 @@ def main(argv: list[str] | None = None) -> int:
     except (GecInputError, MissingModelError, JudgeError, ValueError) as error:
         print(f"gecscore {args.command}: error: {error}", file=sys.stderr)
         return 2
+    except OSError as error:
+        if error.filename is None:   # not about a file the user named: unexpected
+            raise
+        # a file or folder the command could not read or write (the output helper names most
+        # of them first; this catches the rest): a set-up error, not a bug
+        print(f"gecscore {args.command}: error: {error.filename}: {error.strerror or error}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -22,6 +22,9 @@ def run_convert(args: argparse.Namespace) -> int:
     from gecscore.io.m2 import parse_m2
     from gecscore.io.text import read_lines
 
+    from gecscore.outputs import check_output_file
+
+    check_output_file(args.output, "OUT.xml")
     lines = read_lines(args.input)
     check_xml_lines(lines, str(args.input))
     with warnings.catch_warnings(record=True) as caught:

@@ -174,4 +174,8 @@ def format_ixml(sentences: Iterable[Gold]) -> str:
 
 
 def write_ixml(sentences: Iterable[Gold], path: str | Path) -> None:
-    Path(path).write_text(format_ixml(sentences), encoding="utf-8")
+    """Write the XML gold to ``path`` (the whole text is built first: a refused character
+    leaves no partial file; a bad path is a clear error)."""
+    from gecscore.outputs import write_output_text
+
+    write_output_text(path, format_ixml(sentences), "I-measure XML gold")

@@ -135,9 +135,10 @@ class BatchWriter:
     def _next_part(self) -> None:
         if self._file is not None:
             self._file.close()
+        from gecscore.outputs import open_output
+
         path = part_path(self.path, len(self.result.paths) + 1)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        self._file = open(path, "wb")
+        self._file = open_output(path, "wb", "Batch API requests")
         self.result.paths.append(path)
         self._lines = self._bytes = 0
 

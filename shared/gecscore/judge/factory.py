@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import sqlite3
 from pathlib import Path
 from typing import Sequence
 
@@ -16,10 +17,35 @@ DEFAULT_API_KEY_ENV = "OPENAI_API_KEY"
 JUDGE_BACKENDS = (*BACKENDS, "replay")
 
 
+CACHE_ENV = "GECSCORE_JUDGE_CACHE"
+
+
 def default_cache_path() -> Path:
     """``$GECSCORE_JUDGE_CACHE``, else ``~/.cache/gecscore/judge.sqlite``."""
-    env = os.environ.get("GECSCORE_JUDGE_CACHE")
+    env = os.environ.get(CACHE_ENV)
     return Path(env) if env else Path.home() / ".cache" / "gecscore" / "judge.sqlite"
+
+
+def open_judge_cache(cache: str | Path | None) -> JudgeCache:
+    """The judge cache at ``cache`` (None: :func:`default_cache_path`). A cache that cannot be
+    opened (a folder, a path under a file, a ``HOME`` that is a file, no permission) is one
+    clear error naming the path and where it came from: the ``cache`` option (a
+    :class:`GecOptionError`, which each entry point spells its own way), the environment
+    variable, or the default under the home folder."""
+    from gecscore.errors import GecOptionError
+
+    path = Path(cache) if cache else default_cache_path()
+    try:
+        return JudgeCache(path)
+    except GecInputError as error:
+        problem = str(error)
+    except (OSError, sqlite3.Error) as error:
+        problem = f"{path}: cannot open the judge cache ({error})"
+    if cache:
+        raise GecOptionError("cache", f"{problem}; give another judge cache path or turn the cache off (no_cache)")
+    origin = f"${CACHE_ENV}" if os.environ.get(CACHE_ENV) else "the default judge cache under the home folder"
+    raise GecInputError(f"{problem} ({origin}); set ${CACHE_ENV} to a writable file path, give another "
+                        "judge cache path (cache) or turn the cache off (no_cache)")
 
 
 def build_judge(backend: str = "openai", model: str | None = None, *, base_url: str | None = None,
@@ -74,7 +100,7 @@ def build_judge(backend: str = "openai", model: str | None = None, *, base_url: 
         if not model:
             raise GecInputError("the transformers backend needs --model (a local path or Hub id)")
         judge_backend = TransformersBackend(model, device=device, batch_size=batch_size)
-    store = None if no_cache else JudgeCache(cache if cache else default_cache_path())
+    store = None if no_cache else open_judge_cache(cache)
     judge = Judge(judge_backend, store, concurrency=concurrency,
                   retry=RetryPolicy(max_retries=max_retries, backoff_s=backoff_s), progress=progress)
     try:
