@@ -341,3 +341,25 @@ def test_cards_agree_with_the_pinned_gradio_and_each_other(name):
     assert (ROOT / "spaces" / name / "app.py").is_file()
     evaluate = pytest.importorskip("evaluate")
     assert evaluate.load(str(ROOT / "metrics" / name)).name == name
+
+
+def test_publish_never_deletes_a_user_file_at_any_depth(tmp_path, capsys):
+    """Issue 24, class 5: a file the build did not write, deep inside the folder it rebuilds,
+    survives two dry runs (the second refuses, naming it); the folder is rebuilt once it is gone."""
+    out = tmp_path / "spaces"
+    assert main(["publish", "cleme2", "--dry-run", "--out", str(out)]) == 0
+    deep = out / "cleme2" / "gecscore" / "chunks" / "my_notes.txt"
+    deep.write_text("mine", encoding="utf-8")
+    pyc = out / "cleme2" / "gecscore" / "__pycache__" / "metric.cpython-311.pyc"
+    pyc.parent.mkdir()
+    pyc.write_bytes(b"")
+    capsys.readouterr()
+    for _ in range(2):
+        assert main(["publish", "cleme2", "--dry-run", "--out", str(out)]) == 2
+        assert "gecscore/chunks/my_notes.txt" in capsys.readouterr().err
+        assert deep.read_text(encoding="utf-8") == "mine"
+    deep.unlink()
+    assert main(["publish", "cleme2", "--dry-run", "--out", str(out)]) == 0
+    assert not pyc.exists() and (out / "cleme2" / "gecscore" / "metric.py").is_file()
+    stamp = (out / "cleme2" / publish.STAMP).read_text(encoding="utf-8")
+    assert "gecscore/chunks/cleme.py" in stamp.splitlines()
