@@ -55,7 +55,7 @@ def test_unreachable_model_fails_before_transformers_tries(monkeypatch, no_trans
     monkeypatch.delenv("TRANSFORMERS_OFFLINE", raising=False)
     monkeypatch.setenv("HF_ENDPOINT", "http://127.0.0.1:9")   # discard port: nothing listens
     scorer = BertScoreF1("no-such-org/no-such-model")
-    with pytest.raises(MissingModelError, match=r"http://127\.0\.0\.1:9 is unreachable .*--model"):
+    with pytest.raises(MissingModelError, match=r"http://127\.0\.0\.1:9 is unreachable .*with model= "):
         scorer.layer()
 
 

@@ -250,7 +250,7 @@ def test_import_refuses_ids_this_cache_did_not_export(tmp_path):
 def test_batch_options_need_the_openai_backend_and_the_cache(tmp_path, monkeypatch):
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
-    with pytest.raises(GecInputError, match="drop --no-cache"):
+    with pytest.raises(GecInputError, match="drop no_cache=True"):
         build_judge("openai", no_cache=True, export_batch=tmp_path / "in.jsonl")
     with pytest.raises(GecInputError, match="need the openai backend"):
         build_judge("transformers", "x", export_batch=tmp_path / "in.jsonl", cache=tmp_path / "c.sqlite")

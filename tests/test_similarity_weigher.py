@@ -104,7 +104,7 @@ def test_empty_candidate_scores_zero():
 
 
 def test_missing_model_is_a_clear_error(tmp_path):
-    with pytest.raises(MissingModelError, match="--model"):
+    with pytest.raises(MissingModelError, match="with model= "):
         BertScoreF1(str(tmp_path / "no-such-model"), progress=False).score([("a", "b")])
 
 

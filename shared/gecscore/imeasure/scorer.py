@@ -246,7 +246,7 @@ class Selection:
     def __post_init__(self):
         if (len(self.metric) < 2 or self.metric[0] not in "dc"
                 or self.metric[1:] not in METRIC_NAMES):
-            raise GecInputError(f"--max must be [d|c] followed by one of {', '.join(METRIC_NAMES)}; "
+            raise GecInputError(f"max= must be [d|c] followed by one of {', '.join(METRIC_NAMES)}; "
                                 f"got {self.metric!r}")
 
     @property
@@ -662,9 +662,9 @@ def score_imeasure(gold: Sequence[Gold], hypotheses: Sequence[Sequence[str]], *,
     if len(gold) != len(hypotheses):
         raise GecInputError(f"the gold has {len(gold)} sentences but there are {len(hypotheses)} hypotheses")
     if opt not in ("sent", "corpus"):
-        raise GecInputError(f"--opt must be 'sent' or 'corpus', got {opt!r}")
+        raise GecInputError(f"opt= must be 'sent' or 'corpus', got {opt!r}")
     if w <= 0:
-        raise GecInputError(f"--w must be positive, got {w}")
+        raise GecInputError(f"w= must be positive, got {w}")
     selection = Selection(max_metric, beta, w)
     totals = np.zeros(VECTOR_SIZE, dtype=np.int64)
     sentences: list[SentenceResult] = []
@@ -697,7 +697,7 @@ def score_imeasure(gold: Sequence[Gold], hypotheses: Sequence[Sequence[str]], *,
             if found is None:
                 reference = _local_search(source, hypothesis, options, selection, offset)
                 search = "local search"
-                notes.append(f"{where}: {n_combinations:.3g} reference combinations exceed --max-candidates "
+                notes.append(f"{where}: {n_combinations:.3g} reference combinations exceed max_candidates= "
                              f"{max_candidates} and it could not be cut into independent segments; chose the "
                              f"best reference found by a local search over its {len(options)} errors (may not "
                              f"be the maximum)")

@@ -75,7 +75,7 @@ class BatchExport:
             return "batch export: no request to export (every request is answered in the cache)"
         files = ", ".join(str(p) for p in self.paths)
         return (f"batch export: {self.written} requests written to {files}; submit to the Batch API "
-                f"({BATCH_ENDPOINT}), then rerun with --import-batch OUTPUT")
+                f"({BATCH_ENDPOINT}), then rerun importing the batch's output file")
 
 
 class BatchWriter:
@@ -87,7 +87,7 @@ class BatchWriter:
                  backend: str = "openai", max_requests: int = MAX_BATCH_REQUESTS,
                  max_bytes: int = MAX_BATCH_BYTES):
         if not model:
-            raise GecInputError("a batch file needs the judge model (--model)")
+            raise GecInputError("a batch file needs the judge model (model=)")
         self.path = Path(path)
         self.model = model
         self.backend = backend

@@ -74,11 +74,11 @@ def build_judge(backend: str = "openai", model: str | None = None, *, base_url: 
     imports = [import_batch] if isinstance(import_batch, (str, Path)) else list(import_batch or ())
     batch = bool(imports or export_batch)
     if batch and backend != "openai":
-        raise GecInputError(f"--export-batch and --import-batch need the openai backend, not {backend}")
+        raise GecInputError(f"export_batch= and import_batch= need backend='openai', not {backend}")
     if batch and no_cache:
-        raise GecInputError("--export-batch and --import-batch work through the judge cache: drop --no-cache")
+        raise GecInputError("export_batch= and import_batch= work through the judge cache: drop no_cache=True")
     if replay is not None and backend != "replay":
-        raise GecInputError("--replay FILE needs --backend replay")
+        raise GecInputError("replay= needs backend='replay'")
     if backend == "openai":
         url = base_url or os.environ.get("OPENAI_BASE_URL") or DEFAULT_BASE_URL
         api_key = os.environ.get(api_key_env) or None
@@ -86,19 +86,19 @@ def build_judge(backend: str = "openai", model: str | None = None, *, base_url: 
             api_key = os.environ.get(HF_TOKEN_ENV) or None  # Inference Providers take a Hub token
         if api_key is None and url.rstrip("/") == DEFAULT_BASE_URL and not batch:
             raise GecInputError(f"the OpenAI API needs a key: set ${api_key_env} "
-                                "(or name another variable with --api-key-env)")
+                                "(or name another variable with api_key_env=)")
         judge_backend = OpenAIChatBackend(model or DEFAULT_MODEL, url, api_key=api_key, timeout=timeout,
                                           max_connections=concurrency)
     elif backend == "replay":
         if replay is None:
-            raise GecInputError("the replay backend needs --replay FILE (a transcript or a DSGram-Eval answer file)")
+            raise GecInputError("the replay backend needs replay= (a transcript or a DSGram-Eval answer file)")
         from gecscore.judge.replay import ReplayBackend
 
         judge_backend = ReplayBackend(replay, model)
         no_cache = True  # answers come from the file; a cache could only hide a changed file
     else:
         if not model:
-            raise GecInputError("the transformers backend needs --model (a local path or Hub id)")
+            raise GecInputError("the transformers backend needs model= (a local path or Hub id)")
         judge_backend = TransformersBackend(model, device=device, batch_size=batch_size)
     store = None if no_cache else open_judge_cache(cache)
     judge = Judge(judge_backend, store, concurrency=concurrency,

@@ -170,7 +170,7 @@ class _Published:
         kind = prompt_kind(request.messages)
         if kind != "scores":
             raise ReplayMissError(self.path, request, why="holds DSGram sub-score answers only (use "
-                                  "--weights equal), not an answer for")
+                                  "weights='equal'), not an answer for")
         pair = prompt_subject(request.messages)
         if pair is None:
             raise ReplayMissError(self.path, request, why="cannot read the sentence pair of")

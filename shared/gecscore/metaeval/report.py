@@ -43,7 +43,7 @@ def check_output_dir(out_dir: str | Path) -> Path:
         foreign = sorted(p.name for p in out.iterdir() if p.name not in OUTPUT_NAMES)
         if foreign:
             raise GecInputError(f"refusing to replace a folder holding files a leaderboard does not write "
-                                f"({', '.join(foreign[:5])}); choose another --out", str(out))
+                                f"({', '.join(foreign[:5])}); choose another output folder", str(out))
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
         os.rmdir(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".probe", dir=out.parent))

