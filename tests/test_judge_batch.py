@@ -252,7 +252,7 @@ def test_batch_options_need_the_openai_backend_and_the_cache(tmp_path, monkeypat
     monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
     with pytest.raises(GecInputError, match="drop no_cache=True"):
         build_judge("openai", no_cache=True, export_batch=tmp_path / "in.jsonl")
-    with pytest.raises(GecInputError, match="need the openai backend"):
+    with pytest.raises(GecInputError, match="need backend='openai'"):
         build_judge("transformers", "x", export_batch=tmp_path / "in.jsonl", cache=tmp_path / "c.sqlite")
     # no API key is needed to write a batch file for OpenAI itself
     j = build_judge("openai", cache=tmp_path / "c.sqlite", export_batch=tmp_path / "in.jsonl", progress=False)
