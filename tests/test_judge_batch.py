@@ -75,7 +75,7 @@ def test_export_writes_batch_api_lines_and_calls_nothing(tmp_path):
     for line in exported:  # custom_id is the cache key, the body is the live call's body
         assert line["method"] == "POST" and line["url"] == "/v1/chat/completions"
         assert line["body"] == backend.body(requests[line["custom_id"]])
-    assert "written to" in j.summary() and "--import-batch" in j.summary()
+    assert "written to" in j.summary() and "import_batch=" in j.summary()
 
 
 def _dsgram_requests(sources, hypotheses):

@@ -75,7 +75,7 @@ class BatchExport:
             return "batch export: no request to export (every request is answered in the cache)"
         files = ", ".join(str(p) for p in self.paths)
         return (f"batch export: {self.written} requests written to {files}; submit to the Batch API "
-                f"({BATCH_ENDPOINT}), then rerun importing the batch's output file")
+                f"({BATCH_ENDPOINT}), then rerun with its output as import_batch=")
 
 
 class BatchWriter:
