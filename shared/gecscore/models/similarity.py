@@ -77,11 +77,15 @@ def _missing(model: str, error: Exception) -> MissingModelError:
         f"directory with model= (e.g. {hint}) or make the Hugging Face Hub reachable.")
 
 
-def _check_loadable(model: str) -> None:
+def _check_loadable(model: str, progress: bool = True) -> None:
     """Fail at once, with the install or offline hint, when torch/transformers are missing or
-    ``model`` is neither local, cached nor reachable (transformers would retry for ~30 s)."""
+    ``model`` is neither local, cached nor reachable (transformers would retry for ~30 s).
+    Without gecscore's progress, transformers loads quietly too (no "Loading weights" bar)."""
     from gecscore.extras import require
     from gecscore.models.hub import unreachable_reason
+    from gecscore.progress import quiet_libraries
+
+    quiet_libraries(progress)
 
     require("torch", "model weighting")
     require("transformers", "model weighting")
@@ -218,7 +222,7 @@ class BertScoreF1(_CachedPairScorer):
     def _load(self) -> None:
         if self._model is not None:
             return
-        _check_loadable(self.model)
+        _check_loadable(self.model, self.progress)
         try:
             from transformers import AutoConfig, AutoModel, AutoTokenizer
 
@@ -434,7 +438,7 @@ class BartScore(_CachedPairScorer):
     def _load(self) -> None:
         if self._model is not None:
             return
-        _check_loadable(self.model)
+        _check_loadable(self.model, self.progress)
         try:
             from transformers import AutoModelForSeq2SeqLM, AutoTokenizer
 
