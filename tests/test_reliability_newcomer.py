@@ -64,7 +64,7 @@ def test_messages_name_options_as_the_entry_point_spells_them(tmp_path, capsys, 
 
     gold = ["--src", str(EXAMPLES / "source.txt"), "--ref", str(EXAMPLES / "reference0.txt"),
             "--hyp", str(EXAMPLES / "hypothesis.txt")]
-    pytest.importorskip("transformers")
+    pytest.importorskip("transformers", reason="transformers is not installed (the models extra)")
     assert main(["pt_m2", *gold, "--model", missing, "--quiet"]) == 2
     err = capsys.readouterr().err
     assert "with --model " in err and "model=" not in err
