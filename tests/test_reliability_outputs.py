@@ -105,3 +105,12 @@ def test_a_real_process_exits_2_without_a_traceback(places):
                           capture_output=True, text=True)
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert done.stderr.count("\n") == 1 and str(folder) in done.stderr
+
+
+def test_leaderboard_folder_under_a_file_names_the_file(places):
+    from gecscore.errors import GecInputError
+    from gecscore.metaeval.report import check_output_dir
+
+    _, _, blocker = places
+    with pytest.raises(GecInputError, match=f"{blocker} is a file, not a folder"):
+        check_output_dir(blocker / "board")

@@ -36,7 +36,10 @@ def check_output_dir(out_dir: str | Path) -> Path:
     there: a file is in the way, the folder holds files a leaderboard does not write (they
     would be lost), or its parent cannot be created or written (probed by making and removing
     a temporary folder there)."""
+    from gecscore.outputs import check_output_folder_parent
+
     out = Path(out_dir).absolute()
+    check_output_folder_parent(out, "the leaderboard folder")   # names a file in the way
     if out.is_symlink() or (out.exists() and not out.is_dir()):
         raise GecInputError("the output must be a folder (a file or link is in the way)", str(out))
     if out.is_dir():
