@@ -42,10 +42,11 @@ def open_judge_cache(cache: str | Path | None) -> JudgeCache:
     except (OSError, sqlite3.Error) as error:
         problem = f"{path}: cannot open the judge cache ({error})"
     if cache:
-        raise GecOptionError("cache", f"{problem}; give another judge cache path or turn the cache off (no_cache)")
+        raise GecOptionError("cache", f"{problem}; give another judge cache path or turn the cache off "
+                                      "(no_cache=True)")
     origin = f"${CACHE_ENV}" if os.environ.get(CACHE_ENV) else "the default judge cache under the home folder"
     raise GecInputError(f"{problem} ({origin}); set ${CACHE_ENV} to a writable file path, give another "
-                        "judge cache path (cache) or turn the cache off (no_cache)")
+                        "judge cache path (cache=) or turn the cache off (no_cache=True)")
 
 
 def build_judge(backend: str = "openai", model: str | None = None, *, base_url: str | None = None,
