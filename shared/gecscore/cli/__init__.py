@@ -76,6 +76,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     flags = command_flags(parser, args.command)
+    args.cli_flags = flags   # for a command printing library text itself (in_cli_vocabulary)
 
     def show_warning(message, category, filename, lineno, file=None, line=None):
         print(f"gecscore {args.command}: warning: {in_cli_vocabulary(str(message), flags)}", file=sys.stderr)
