@@ -311,16 +311,31 @@ def load(name: str, **options: Any) -> Metric:
 
 # ---------------------------------------------------------------- reuse of the reference side
 
+def _encode_field(digest: Any, data: bytes) -> None:
+    """One field as its 8-byte length then its bytes: no content can imitate a boundary."""
+    digest.update(len(data).to_bytes(8, "big"))
+    digest.update(data)
+
+
 def text_digest(sources: Sequence[str], references: Sequence[Any] | None) -> str:
-    """A digest of checked parallel text (sources and their reference lists or strings)."""
+    """A digest of checked parallel text (sources and their reference lists or strings).
+
+    Every text is length-prefixed UTF-8 and the structure is encoded too (the number of
+    sentences, per sentence whether its references are one string, a list or absent, and how
+    many), so two inputs share a digest only if they are equal: a separator-like character
+    (NUL, \\x01, a tab, a newline) inside a text can never stand for a boundary."""
     digest = hashlib.blake2b(digest_size=20)
+    _encode_field(digest, b"S" + len(sources).to_bytes(8, "big"))
     if references is None:
+        _encode_field(digest, b"none")
         references = [()] * len(sources)
     for source, refs in zip(sources, references, strict=True):
-        digest.update(source.encode("utf-8", "surrogatepass") + b"\x00")
-        for ref in ([refs] if isinstance(refs, str) else refs):
-            digest.update(b"\x01" + ref.encode("utf-8", "surrogatepass"))
-        digest.update(b"\x02")
+        _encode_field(digest, source.encode("utf-8", "surrogatepass"))
+        kind = b"str" if isinstance(refs, str) else b"list"
+        refs = [refs] if isinstance(refs, str) else list(refs)
+        _encode_field(digest, kind + len(refs).to_bytes(8, "big"))
+        for ref in refs:
+            _encode_field(digest, ref.encode("utf-8", "surrogatepass"))
     return digest.hexdigest()
 
 

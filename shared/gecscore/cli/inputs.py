@@ -40,7 +40,9 @@ def add_output_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def prepare_gold(args: argparse.Namespace, metric):
-    """The metric's prepared reference side from --m2, --xml or --src/--ref."""
+    """The metric's prepared reference side from --m2, --xml or --src/--ref (the command's
+    output files are checked first: see :func:`check_outputs`)."""
+    check_outputs(args)
     from gecscore.io.text import check_line_count, read_lines
     from gecscore.types import GoldCorpus
 
@@ -133,9 +135,27 @@ def read_predictions(args: argparse.Namespace, prepared) -> list:
 
 
 def write_json_lines(path: str, records: Iterable[dict]) -> None:
-    with open(path, "w", encoding="utf-8") as handle:
+    """Write ``records`` as JSON Lines through the output helper (a bad path is a one-line error)."""
+    from gecscore.outputs import open_output
+
+    with open_output(path, "w", "--per-sentence") as handle:
         for record in records:
             handle.write(json.dumps(record, ensure_ascii=False) + "\n")
+
+
+# the file outputs a scoring command may take, checked before any work (see check_outputs)
+OUTPUT_FILE_OPTIONS = ("per_sentence", "transcript", "export_batch")
+
+
+def check_outputs(args: argparse.Namespace) -> None:
+    """Check every output file the command was given before the scoring starts, so a path that
+    is a folder or lies under a file fails at once, naming the option, not after minutes."""
+    from gecscore.outputs import check_output_file
+
+    for option in OUTPUT_FILE_OPTIONS:
+        path = getattr(args, option, None)
+        if path:
+            check_output_file(path, "--" + option.replace("_", "-"))
 
 
 def print_result(result: dict, as_json: bool) -> None:
