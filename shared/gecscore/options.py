@@ -280,7 +280,7 @@ class JudgeOptions:
     """An LLM judge: an OpenAI-compatible endpoint or a local transformers model (``model``)."""
 
     backend: str = option("openai", "judge backend: openai (any OpenAI-compatible endpoint), transformers "
-                                    "(a local causal LM) or replay (answers from --replay FILE)",
+                                    "(a local causal LM) or replay (answers from the replay= file)",
                           choices=JUDGE_BACKENDS, signature=None)
     base_url: str | None = option(None, "chat-completions base URL (default $OPENAI_BASE_URL or OpenAI)",
                                   kind=str, signature=None)
@@ -295,15 +295,15 @@ class JudgeOptions:
                               signature=None)
     export_batch: str | None = option(None, "write the judge requests the cache cannot answer to FILE, an OpenAI "
                                             "Batch API input file, instead of calling the judge; submit it, then "
-                                            "run again with --import-batch OUTPUT", kind=str, signature=None,
+                                            "run again with import_batch= OUTPUT", kind=str, signature=None,
                                       metavar="FILE")
     import_batch: tuple[str, ...] | None = option(None, "store a finished OpenAI batch's output (or error) file in "
                                                         "the judge cache before the run (repeatable)",
                                                   kind=(tuple, list, str), signature=None, metavar="FILE",
                                                   repeat=True)
     transcript: str | None = option(None, "write every judge request of the run with its answer to FILE (JSON "
-                                          "lines), for --backend replay", kind=str, signature=None, metavar="FILE")
-    replay: str | None = option(None, "with --backend replay: answer from FILE (a --transcript or a DSGram-Eval "
+                                          "lines), for backend='replay'", kind=str, signature=None, metavar="FILE")
+    replay: str | None = option(None, "with backend='replay': answer from FILE (a transcript= file or a DSGram-Eval "
                                       "answer file)", kind=str, signature=None, metavar="FILE")
 
 

@@ -24,7 +24,7 @@ class PtM2Metric(Metric):
     name = "pt_m2"
     config_type = PtM2Config
     summary = ("PT-M2 / PT-ERRANT: M2 or ERRANT F_beta with edits weighted by BERTScore or BARTScore "
-               "(--scorer none: plain M2 / SentM2)")
+               "(scorer='none': plain M2 / SentM2)")
 
     def __init__(self, config: PtM2Config, *, pair_scorer=None):
         """``pair_scorer`` shares one model scorer (and its caches) between metric objects."""
