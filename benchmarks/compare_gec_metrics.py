@@ -22,8 +22,10 @@ Metrics compared:
   n-grams kept more often than the reference has them), and a sentence's reference in round j
   is ``int(random() * k)`` after ``seed(101 j)`` (Python 2's ``randint``, as the reference code
   ran). gec-metrics draws with Python 3's ``random.randint`` under the same seeds, which picks
-  other references. The "ours, Py3 draws" column recomputes our statistics with gec-metrics'
-  draws, which isolates that cause: it equals ``GLEUOfficial``.
+  other references; and it counts an empty line (CoNLL-2014's ref1 has 3, POST 1) as one
+  token in the brevity penalty (``len("".split(" ")) == 1``), we as none. The "ours, Py3 draws"
+  rows recompute our statistics with gec-metrics' draws, then also with its empty-line length:
+  that isolates both causes (the last row equals ``GLEUOfficial``).
 """
 from __future__ import annotations
 
@@ -51,13 +53,20 @@ def gec_metrics_side(python: str, source: Path, refs: list[Path], systems: list[
     return json.loads(cache.read_text(encoding="utf-8"))
 
 
-def gleu_with_py3_draws(sources, hyps, references, order: int = 4, iterations: int = 500) -> float:
+def gleu_with_py3_draws(sources, hyps, references, order: int = 4, iterations: int = 500,
+                        empty_is_one_token: bool = False) -> float:
     """Our GLEU statistics with gec-metrics' reference draws (Python 3 ``randint`` after
-    ``seed(101 j)``)."""
+    ``seed(101 j)``); ``empty_is_one_token``: an empty hypothesis or reference line has length 1
+    in the brevity penalty, as gec-metrics counts it (``len("".split(" ")) == 1``)."""
     from gecscore.gleu.scorer import gleu_of_rounds, sentence_stats
 
-    per_ref = [[sentence_stats(s.split(), h.split(), ref[i].split(), order) for ref in references]
-               for i, (s, h) in enumerate(zip(sources, hyps))]
+    def stats(s: str, h: str, r: str):
+        row = sentence_stats(s.split(), h.split(), r.split(), order)
+        if empty_is_one_token:
+            row[0], row[1] = max(row[0], 1), max(row[1], 1)
+        return row
+
+    per_ref = [[stats(s, h, ref[i]) for ref in references] for i, (s, h) in enumerate(zip(sources, hyps))]
     rounds = []
     for j in range(iterations):
         random.seed(101 * j)
@@ -98,6 +107,8 @@ def our_side(sources, references, systems: dict[str, list[str]]) -> dict:
     run("errant", gecscore.load("pt_m2", base="errant", scorer="none"), "f")
     run("gleu", gecscore.load("gleu"))
     out["gleu_py3_draws"] = {s: {"corpus": gleu_with_py3_draws(sources, h, references)} for s, h in systems.items()}
+    out["gleu_py3_draws_empty1"] = {s: {"corpus": gleu_with_py3_draws(sources, h, references, empty_is_one_token=True)}
+                                    for s, h in systems.items()}
     return out
 
 
@@ -110,6 +121,7 @@ PAIRS = [  # (label, ours, theirs)
     ("GLEU (ours) vs GLEUOfficial", "gleu", "gleu_official"),
     ("GLEU (ours) vs GLEU", "gleu", "gleu"),
     ("GLEU (ours, Py3 draws) vs GLEUOfficial", "gleu_py3_draws", "gleu_official"),
+    ("GLEU (ours, Py3 draws, empty line = 1 token) vs GLEUOfficial", "gleu_py3_draws_empty1", "gleu_official"),
 ]
 
 
