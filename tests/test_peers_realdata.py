@@ -60,3 +60,26 @@ def test_errant_equals_gec_metrics(data):
     metric = gecscore.load("pt_m2", base="errant", scorer="none")
     result = metric.score(metric.prepare_text(sources, [list(r) for r in zip(*refs)]), systems[0][1])
     assert result.score == pytest.approx(0.344660194174757, abs=1e-12)
+
+
+@pytest.mark.realdata
+def test_leaderboard_configurations():
+    from pathlib import Path
+
+    from gecscore.errors import GecInputError
+    from gecscore.metaeval.peers_configs import PEER_CONFIGS
+    from gecscore.metaeval.refsets import load_refset
+    from gecscore.metaeval.registry import ReferenceData, SystemData
+    from gecscore.metaeval.trueskill_aggregate import trueskill_aggregate
+
+    require(CONLL14 / "official-2014.combined.m2")
+    configs = {c.name: c for c in PEER_CONFIGS}
+    refs = ReferenceData(load_refset("conll14"))
+    systems = [SystemData(n, Path(CONLL14 / "systems" / f"{n}.txt")) for n in ("AMU", "INPUT", "IPN")]
+    with pytest.raises(GecInputError, match="prefetch"):
+        configs["gotoscorer"].score(systems[0], refs)
+    cells = {s.name: configs["green-sentence"].score(s, refs) for s in systems}
+    assert all(len(c.sentence_scores) == 1312 for c in cells.values())
+    assert cells["AMU"].score == pytest.approx(sum(cells["AMU"].sentence_scores) / 1312)
+    ranked = trueskill_aggregate({name: cell.sentence_scores for name, cell in cells.items()})
+    assert max(ranked, key=ranked.get) == "AMU" and min(ranked, key=ranked.get) == "IPN"
