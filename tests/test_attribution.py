@@ -123,3 +123,22 @@ def test_sentm2_values_by_hand():
     # {went, an}: TP 2, FP 0, FN 1 -> P 1, R 2/3, F0.5 = 1.25 (2/3) / (0.25 + 2/3) = 10/11
     assert v({0, 2}) == pytest.approx(10 / 11)
     assert v(set()) == 0.0
+
+
+def test_corpus_records_one_per_edit():
+    import json
+
+    from gecscore.attribution.corpus import attribute_corpus
+    from gecscore.types import GoldCorpus, Target
+
+    gold = GoldCorpus((Gold(SOURCE, {0: REFERENCE}, 0, "1"), Gold(SOURCE, {0: REFERENCE}, 0, "2")), "m2")
+    hypotheses = [Target.from_edits(SOURCE, HYPOTHESIS), Target.unchanged(SOURCE)]
+    metric = gecscore.load("cleme2", level="sentence")
+    records = attribute_corpus(metric, gold, hypotheses, method="shapley")
+    assert [r["sentence"] for r in records] == [0, 0, 0] and [r["edit"] for r in records] == [0, 1, 2]
+    assert sum(r["attribution"] for r in records) == pytest.approx(records[0]["full"] - records[0]["empty"])
+    json.dumps(records)  # JSON-ready
+    removed = attribute_corpus(metric, gold, hypotheses, method="remove-one")
+    assert {r["method"] for r in removed} == {"remove-one"}
+    with pytest.raises(ValueError):
+        attribute_corpus(metric, gold, hypotheses, method="banzhaf")
