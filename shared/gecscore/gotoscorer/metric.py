@@ -51,6 +51,15 @@ class GoToScorerMetric(Metric[GoToScorerConfig]):
         chunks = tuple(tuple(chunks_of(reference_of(g, self.config.ref_id).edits, g.source)) for g in gold.sentences)
         return Prepared(gold, gold.facts(), {"chunks": chunks})
 
+    def targets(self, prepared: Prepared, predictions: Predictions) -> list[Target]:
+        """One system's targets (ERRANT edits of text predictions; given targets as they are)."""
+        predictions = self.checked_predictions(prepared, predictions)
+        if predictions and not isinstance(predictions[0], Target):
+            from gecscore.extract.gold import hypothesis_targets
+
+            return hypothesis_targets(prepared.gold.sources, predictions, tokenize=self.tokenize)
+        return list(predictions)
+
     def system_chunks(self, prepared: Prepared, predictions: Predictions) -> tuple[list[list[Chunk]], bool]:
         """Every sentence's chunks of one system, and whether ERRANT extracted its edits."""
         predictions = self.checked_predictions(prepared, predictions)
@@ -80,12 +89,21 @@ class GoToScorerMetric(Metric[GoToScorerConfig]):
 
     def score_systems(self, prepared: Prepared, systems: Sequence[tuple[str, Predictions]]
                       ) -> list[tuple[str, Result]]:
-        """Weights from all ``systems`` (unless ``no_weight`` or already weighted), then each scored."""
+        """Weights from all ``systems`` (unless ``no_weight`` or already weighted), then each scored
+        (each system's edits extracted once)."""
+        extracted = [bool(p) and not isinstance(self.checked_predictions(prepared, p)[0], Target) for _, p in systems]
+        systems = [(name, self.targets(prepared, predictions)) for name, predictions in systems]
         if not self.config.no_weight and "weights" not in prepared.state:
             prepared = self.weighted(prepared, systems)
-        return [(name, self.score(prepared, predictions)) for name, predictions in systems]
+        return [(name, self._score(prepared, predictions, was_extracted))
+                for (name, predictions), was_extracted in zip(systems, extracted)]
 
     def score(self, prepared: Prepared, predictions: Predictions) -> Result:
+        return self._score(prepared, predictions, False)
+
+    def _score(self, prepared: Prepared, predictions: Predictions, extracted_before: bool) -> Result:
+        """``score``; ``extracted_before``: the targets were extracted by ERRANT from text (the
+        signature says so)."""
         if self.config.no_weight:
             weights = [None] * len(prepared)
         elif "weights" in prepared.state:
@@ -95,6 +113,7 @@ class GoToScorerMetric(Metric[GoToScorerConfig]):
                                 "metric.score_systems(prepared, systems) or metric.weighted(prepared, systems), "
                                 "or no_weight=True")
         system, extracted = self.system_chunks(prepared, predictions)
+        extracted = extracted or extracted_before
         counts = np.array([sentence_counts(reference, hyp, w) for reference, hyp, w
                            in zip(prepared.state["chunks"], system, weights)]).reshape(len(system), 4)
         beta = self.config.beta
