@@ -16,6 +16,8 @@ Metrics compared:
   (which counts a chunk corrected when any chunk of the system has the same string); our
   default ``weight_match="span"`` (the paper's) is printed beside it.
 - ERRANT: ``gecscore.load("pt_m2", base="errant", scorer="none")`` vs ``ERRANT()``.
+- TrueSkill aggregation: :func:`gecscore.metaeval.trueskill_aggregate.trueskill_aggregate` of
+  our GREEN sentence scores vs ``GREEN().rank_systems(..., aggregation="trueskill")``.
 - GLEU: ``gecscore.load("gleu")`` vs ``GLEU()`` and ``GLEUOfficial()``. Ours is the reference
   implementation's (cnap/gec-ranking): the source n-grams penalised are those absent from the
   reference (gec-metrics' ``GLEUOfficial``; its ``GLEU`` also penalises, per count, source
@@ -48,10 +50,12 @@ def lines(path: Path) -> list[str]:
     return path.read_text(encoding="utf-8").rstrip("\n").split("\n")
 
 
-def gec_metrics_side(python: str, source: Path, refs: list[Path], systems: list[Path], cache: Path) -> dict:
+def gec_metrics_side(python: str, source: Path, refs: list[Path], systems: list[Path], cache: Path,
+                     metrics: str | None = None) -> dict:
     if not cache.exists():
         subprocess.run([python, str(HERE / "gec_metrics_side.py"), str(source), *map(str, refs), "--systems",
-                        *map(str, systems), "--out", str(cache)], check=True)
+                        *map(str, systems), "--out", str(cache), *(["--metrics", metrics] if metrics else [])],
+                       check=True)
     return json.loads(cache.read_text(encoding="utf-8"))
 
 
@@ -106,6 +110,10 @@ def our_side(sources, references, systems: dict[str, list[str]]) -> dict:
         print(name, "done", file=sys.stderr, flush=True)
 
     run("green", GreenMetric.from_options(), "green")
+    from gecscore.metaeval.trueskill_aggregate import trueskill_aggregate
+
+    out["green_trueskill"] = {s: {"corpus": v} for s, v in trueskill_aggregate(
+        {s: row["sentence"] for s, row in out["green"].items()}).items()}
     run("gotoscorer_no_weight", GoToScorerMetric.from_options(no_weight=True), "f")
     ref0 = [[r] for r in references[0]]
     for match in ("correction", "span"):
@@ -130,6 +138,7 @@ PAIRS = [  # (label, ours, theirs)
     ("ERRANT", "errant", "errant"),
     ("GLEU (ours) vs GLEUOfficial", "gleu", "gleu_official"),
     ("GLEU (ours) vs GLEU", "gleu", "gleu"),
+    ("GREEN sentence scores aggregated by TrueSkill", "green_trueskill", "green_trueskill"),
     ("GLEU (ours, Py3 draws) vs GLEUOfficial", "gleu_py3_draws", "gleu_official"),
     ("GLEU (ours, Py3 draws, split(' ') tokens) vs GLEUOfficial", "gleu_py3_draws_their_tokens", "gleu_official"),
 ]
@@ -170,6 +179,9 @@ def main() -> None:
     source, refs = conll / "source.txt", [conll / "ref0.txt", conll / "ref1.txt"]
     system_files = sorted((conll / "systems").glob("*.txt"))
     theirs = gec_metrics_side(args.gm_python, source, refs, system_files, Path(args.cache))
+    cache = Path(args.cache)
+    theirs.update(gec_metrics_side(args.gm_python, source, refs, system_files,
+                                   cache.with_name(cache.stem + "-trueskill" + cache.suffix), "green_trueskill"))
     sources = lines(source)
     references = [lines(r) for r in refs]
     ours = our_side(sources, references, {p.stem: lines(p) for p in system_files})

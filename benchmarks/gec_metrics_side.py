@@ -1,6 +1,7 @@
 """The gec-metrics (gotutiyan, 0.1.1) side of ``compare_gec_metrics.py``: run in gec-metrics'
 own environment (a subprocess), it scores the given systems with GREEN, GoToScorer (no weights
-and weights from all the systems), ERRANT, GLEU and GLEUOfficial and writes one JSON object.
+and weights from all the systems), ERRANT, GLEU and GLEUOfficial (and, with ``--metrics
+green_trueskill``, GREEN's sentence scores aggregated by TrueSkill) and writes one JSON object.
 
     python gec_metrics_side.py SOURCE REF [REF ...] --systems A.txt B.txt ... --out side.json
 
@@ -83,6 +84,11 @@ def main() -> None:
         run("errant", ERRANT())
     if "gleu" in wanted:
         run("gleu", GLEU(), sentence=False)
+    if "green_trueskill" in wanted:
+        metric = GREEN()
+        ranked = metric.rank_systems(sources, list(systems.values()), references, aggregation="trueskill")
+        out["green_trueskill"] = {system: {"corpus": value} for system, value in zip(systems, ranked)}
+        print("green_trueskill done", file=sys.stderr, flush=True)
     if "gleu_official" in wanted:
         run("gleu_official", GLEUOfficial(), sentence=False)
     Path(args.out).write_text(json.dumps(out), encoding="utf-8")

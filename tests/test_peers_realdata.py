@@ -83,3 +83,21 @@ def test_leaderboard_configurations():
     assert cells["AMU"].score == pytest.approx(sum(cells["AMU"].sentence_scores) / 1312)
     ranked = trueskill_aggregate({name: cell.sentence_scores for name, cell in cells.items()})
     assert max(ranked, key=ranked.get) == "AMU" and min(ranked, key=ranked.get) == "IPN"
+
+
+@pytest.mark.realdata
+def test_trueskill_aggregation_of_green_equals_gec_metrics():
+    from gecscore.metaeval.trueskill_aggregate import trueskill_aggregate
+
+    names = sorted(p.stem for p in require(CONLL14 / "systems").glob("*.txt"))
+    sources = lines(CONLL14 / "source.txt", None)
+    refs = [lines(CONLL14 / "ref0.txt", None), lines(CONLL14 / "ref1.txt", None)]
+    metric = GreenMetric.from_options()
+    prepared = metric.prepare_text(sources, [list(r) for r in zip(*refs)])
+    sentence = {n: [r["green"] for r in metric.score(prepared, lines(CONLL14 / "systems" / f"{n}.txt", None)).records()]
+                for n in names}
+    ranked = trueskill_aggregate(sentence)
+    # gec-metrics 0.1.1: GREEN().rank_systems(..., aggregation="trueskill"), systems in name order
+    assert ranked["AMU"] == pytest.approx(0.032415195709568, abs=1e-13)
+    assert ranked["IPN"] == pytest.approx(-0.047671951811205, abs=1e-13)
+    assert ranked["UMC"] == pytest.approx(0.000162557910607, abs=1e-13)
