@@ -73,6 +73,8 @@ def test_weights_come_from_the_systems_scored_together():
     # every chunk but X is right in both systems (weight 0); X is fixed by one of two: 0.5
     assert results["fixes"]["tp"] == 0.5 and results["fixes"].score == 1.0
     assert results["keeps"]["fn"] == 0.5 and results["keeps"]["tn"] == 0.0 and results["keeps"].score == 0.0
+    with pytest.raises(GecInputError, match="at least two systems"):
+        metric.score_systems(prepared, [("alone", [target(FIX)])])
     weighted = metric.weighted(prepared, [[target(FIX)], [target()]])
     assert weighted.state["weights"] == ((0.0, 0.0, 0.0, 0.5, 0.0, 0.0, 0.0),)
     assert metric.score(weighted, [target(FIX)]).score == 1.0
@@ -84,7 +86,7 @@ def test_weight_match_span_is_the_papers_and_correction_is_gec_metrics():
     elsewhere = [target(Edit(0, 1, ("X",), "R:NOUN"))]   # writes X, but in another place
     for match, weight in (("span", 1.0), ("correction", 0.0)):
         metric = GoToScorerMetric.from_options(weight_match=match)
-        prepared = metric.weighted(metric.prepare(gold(insertion)), [elsewhere])
+        prepared = metric.weighted(metric.prepare(gold(insertion)), [elsewhere, elsewhere])
         chunk = [c.correction for c in prepared.state["chunks"][0]].index("X")
         assert prepared.state["weights"][0][chunk] == weight
 

@@ -74,8 +74,9 @@ class GoToScorerMetric(Metric[GoToScorerConfig]):
                  ) -> Prepared:
         """The reference side with chunk weights from ``systems`` (named or not; module docstring)."""
         outputs = [s[1] if isinstance(s, tuple) else s for s in systems]
-        if not outputs:
-            raise GecInputError("GoToScorer weights need the outputs of at least one system")
+        if len(outputs) < 2:
+            raise GecInputError("GoToScorer's weights need the outputs of at least two systems (with one, every chunk "
+                                "it corrects weighs 0); score several systems together, or use no_weight=True")
         per_system = [self.system_chunks(prepared, predictions)[0] for predictions in outputs]
         match = self.config.weight_match
         weights = tuple(chunk_weights(reference, [chunks[i] for chunks in per_system], match)
