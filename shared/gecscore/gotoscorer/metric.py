@@ -3,7 +3,7 @@
 **Several systems.** The paper's chunk weights come from the outputs of the systems being
 compared, so they are part of the reference side, never of one system's score:
 
-- ``metric.score_systems(prepared, systems)`` builds the weights from all ``systems`` and scores
+- ``metric.score_systems(prepared, systems)`` builds the weights from all ``systems`` (at least two) and scores
   each of them with the same weights (the paper's procedure);
 - ``metric.weighted(prepared, systems)`` returns the prepared reference side with those weights
   (its signature records how many systems and a digest of their outputs), which ``score`` then
