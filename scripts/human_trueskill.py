@@ -51,13 +51,20 @@ def main() -> None:
     data = Path(args.data)
     if not (data / "gjg15").exists():
         sys.exit(f"no evaluation data at {data} (set GEC_DATA)")
+    gjg15, seeda = data / "gjg15", data / "seeda"
+
+    def published_gjg15() -> dict[str, dict[str, float]]:
+        rankings = gjg15_scores(gjg15 / "human_scores.tsv")
+        return {m: rankings[f"gjg15-{m}"].scores for m in ("EW", "TS")}
+
+    def published_seeda(label: str) -> dict[str, dict[str, float]]:
+        rankings = seeda_scores(seeda / "human", "all")
+        return {m: rankings[f"seeda-{label}-{m}"].scores for m in ("EW", "TS")}
+
     sets = {
-        "gjg15": (data / "gjg15" / "judgments.xml",
-                  lambda: {m: gjg15_scores(data / "gjg15" / "human_scores.tsv")[f"gjg15-{m}"].scores for m in ("EW", "TS")}),
-        "seeda-sent": (data / "seeda" / "judgments_sent.xml",
-                       lambda: {m: seeda_scores(data / "seeda" / "human", "all")[f"seeda-S-{m}"].scores for m in ("EW", "TS")}),
-        "seeda-edit": (data / "seeda" / "judgments_edit.xml",
-                       lambda: {m: seeda_scores(data / "seeda" / "human", "all")[f"seeda-E-{m}"].scores for m in ("EW", "TS")}),
+        "gjg15": (gjg15 / "judgments.xml", published_gjg15),
+        "seeda-sent": (seeda / "judgments_sent.xml", lambda: published_seeda("S")),
+        "seeda-edit": (seeda / "judgments_edit.xml", lambda: published_seeda("E")),
     }
     for name in args.sets.split(","):
         path, published = sets[name]

@@ -67,7 +67,8 @@ def _configs() -> list[MetricConfig]:
     from functools import partial
 
     return [
-        MetricConfig("green", "green", "GREEN (Koyama et al. 2024): n-gram F2, corpus", partial(_score_green, level="corpus")),
+        MetricConfig("green", "green", "GREEN (Koyama et al. 2024): n-gram F2, corpus",
+                     partial(_score_green, level="corpus")),
         MetricConfig("green-sentence", "green", "GREEN, mean sentence score", partial(_score_green, level="sentence")),
         MetricConfig("gotoscorer", "gotoscorer", "GoToScorer (Gotou et al. 2020): chunk F0.5 weighted by the "
                      "systems' difficulty", partial(_score_gotoscorer, no_weight=False),
