@@ -1,0 +1,84 @@
+"""GREEN behind the metric seam: ``gecscore.load("green", order=4, beta=2.0, unit="word")``.
+
+``sentence_stats`` holds, per sentence, the (TP, FP, FN) counts of each order against the
+sentence's best reference (``3 order`` columns, order-major); at corpus level ``statistic``
+reads the column means as pooled counts (only ratios matter), so
+``statistic(sentence_stats.mean(axis=0)) == score``. At sentence level the one column is the
+sentence's GREEN.
+"""
+from __future__ import annotations
+
+from functools import partial
+from typing import Any, Sequence
+
+import numpy as np
+
+from gecscore.green.config import GreenConfig
+from gecscore.green.scorer import all_ngrams, best_reference, counts, green, units
+from gecscore.metric import Metric, Predictions, Prepared, Result, Signature, first_column
+from gecscore.options import signature_items
+from gecscore.types import Edit, Gold, GoldCorpus, Target
+
+
+def text_gold(sources: Sequence[str], references: Any) -> GoldCorpus:
+    """Parallel text as a gold whose annotator k of a sentence is its k-th reference, recorded as
+    one whole-sentence edit (origin ``text``; no ERRANT: the metric reads text only)."""
+    from gecscore import inputs
+
+    sources, _, references = inputs.parallel(sources, None, references)
+    sentences = []
+    for number, (source, refs) in enumerate(zip(sources, references), start=1):
+        src = tuple(source.split())
+        annotations = {k: (() if tuple(ref.split()) == src else (Edit(0, len(src), tuple(ref.split()), "TEXT"),))
+                       for k, ref in enumerate(refs)}
+        sentences.append(Gold(src, annotations, 0, str(number)))
+    return GoldCorpus(tuple(sentences), "text")
+
+
+def corpus_green(means: np.ndarray, beta: float, order: int) -> float:
+    return green(np.asarray(means).reshape(order, 3), beta)
+
+
+class GreenMetric(Metric[GreenConfig]):
+    name = "green"
+    config_type = GreenConfig
+
+    def prepare(self, gold: GoldCorpus) -> Prepared:
+        """The n-gram counts of every source and reference (annotator k's edits applied)."""
+        unit, order = self.config.unit, self.config.order
+        grams = lambda tokens: all_ngrams(units(" ".join(tokens), unit), order)
+        sources = tuple(grams(g.source) for g in gold.sentences)
+        references = tuple(tuple(grams(t.tokens) for t in g.targets()) for g in gold.sentences)
+        return Prepared(gold, gold.facts(), {"sources": sources, "references": references})
+
+    def prepare_text(self, sources: Sequence[str], references: Any) -> Prepared:
+        """Text references are used as they are (no ERRANT extraction: GREEN reads text only)."""
+        return self.prepare(text_gold(sources, references))
+
+    def score(self, prepared: Prepared, predictions: Predictions) -> Result:
+        predictions = self.checked_predictions(prepared, predictions)
+        hyps = [" ".join(p.tokens) if isinstance(p, Target) else p for p in predictions]
+        beta, order, unit = self.config.beta, self.config.order, self.config.unit
+        tables = []
+        for source, refs, hyp in zip(prepared.state["sources"], prepared.state["references"], hyps):
+            h = all_ngrams(units(hyp, unit), order)
+            per_ref = [counts(source, h, r, order) for r in refs] or [counts(source, h, {}, order)]
+            tables.append(per_ref[best_reference(per_ref, beta)])
+        sentence_scores = np.array([green(t, beta) for t in tables])
+        if self.config.level == "corpus":
+            stats = np.stack(tables).reshape(len(tables), 3 * order) if tables else np.zeros((0, 3 * order))
+            statistic = partial(corpus_green, beta=beta, order=order)
+        else:
+            stats = sentence_scores.reshape(-1, 1)
+            statistic = first_column
+        value = statistic(stats.mean(axis=0)) if len(hyps) else 0.0
+        signature = Signature(self.name, tuple(signature_items(self.config)), prepared.facts)
+
+        def records() -> list[dict]:
+            return [{"index": i, "green": float(s), "tp": t[:, 0].tolist(), "fp": t[:, 1].tolist(),
+                     "fn": t[:, 2].tolist()} for i, (s, t) in enumerate(zip(sentence_scores, tables))]
+
+        return Result(self.name, signature, {"score": value, "green": value}, stats, statistic, None, records)
+
+    def reference_key(self) -> tuple:
+        return (self.name, self.config.unit, self.config.order)
