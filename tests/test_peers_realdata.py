@@ -64,24 +64,25 @@ def test_errant_equals_gec_metrics(data):
 
 @pytest.mark.realdata
 def test_leaderboard_configurations():
-    from pathlib import Path
-
     from gecscore.errors import GecInputError
-    from gecscore.metaeval.peers_configs import PEER_CONFIGS
+    from gecscore.metaeval.leaderboard import discover_systems, run_leaderboard
     from gecscore.metaeval.refsets import load_refset
-    from gecscore.metaeval.registry import ReferenceData, SystemData
+    from gecscore.metaeval.registry import PRESETS, ReferenceData, SystemData, score_system
     from gecscore.metaeval.trueskill_aggregate import trueskill_aggregate
 
     require(CONLL14 / "official-2014.combined.m2")
-    configs = {c.name: c for c in PEER_CONFIGS}
-    refs = ReferenceData(load_refset("conll14"))
-    systems = [SystemData(n, Path(CONLL14 / "systems" / f"{n}.txt")) for n in ("AMU", "INPUT", "IPN")]
-    with pytest.raises(GecInputError, match="prefetch"):
-        configs["gotoscorer"].score(systems[0], refs)
-    cells = {s.name: configs["green-sentence"].score(s, refs) for s in systems}
-    assert all(len(c.sentence_scores) == 1312 for c in cells.values())
-    assert cells["AMU"].score == pytest.approx(sum(cells["AMU"].sentence_scores) / 1312)
-    ranked = trueskill_aggregate({name: cell.sentence_scores for name, cell in cells.items()})
+    refset = load_refset("conll14")
+    refs = ReferenceData(refset)
+    with pytest.raises(GecInputError, match="score_systems"):   # weights need every system of the run
+        score_system(PRESETS["gotoscorer"], SystemData("AMU", CONLL14 / "systems" / "AMU.txt"), refs)
+    systems = [s for s in discover_systems(CONLL14 / "systems") if s.name in ("AMU", "INPUT", "IPN")]
+    board = run_leaderboard(refset, systems, ["green-sentence", "gotoscorer"], jobs=2, progress=False)
+    cells = board.scores
+    assert all(len(cells[s]["green-sentence"].sentence_scores) == 1312 for s in cells)
+    amu = cells["AMU"]["green-sentence"]
+    assert amu.score == pytest.approx(sum(amu.sentence_scores) / 1312)
+    assert "weights:3sys-" in cells["AMU"]["gotoscorer"].signature   # the run's systems, scored together
+    ranked = trueskill_aggregate({s: cells[s]["green-sentence"].sentence_scores for s in sorted(cells)})
     assert max(ranked, key=ranked.get) == "AMU" and min(ranked, key=ranked.get) == "IPN"
 
 

@@ -19,9 +19,10 @@ from gecscore.types import GoldCorpus
 
 from datapaths import CONLL14
 
-MODEL_FREE = {"cleme": {}, "cleme2": {}, "pt_m2": {"scorer": "none"}, "imeasure": {}, "gleu": {}}
+MODEL_FREE = {"cleme": {}, "cleme2": {}, "pt_m2": {"scorer": "none"}, "imeasure": {}, "gleu": {}, "green": {},
+              "gotoscorer": {"no_weight": True}}
 # options whose values are free text: a valid other value for each
-TEXT_VALUES = {"max": ["cf", "dp", "ci"], "alpha": ["0.4,0.3,0.2,0.1", "1,0,0,0"]}
+TEXT_VALUES = {"max": ["cf", "dp", "ci"], "alpha": ["0.4,0.3,0.2,0.1", "1,0,0,0"], "lang": ["zh"]}
 SLICE = 30
 
 

@@ -260,6 +260,11 @@ class Metric(ABC, Generic[C]):
                                 f"string, per source)")
         return references
 
+    def needs_all_systems(self) -> bool:
+        """Whether a system's score depends on the other systems scored with it (GoToScorer's
+        weights): such a metric is scored through :meth:`score_systems` only."""
+        return False
+
     def needs(self) -> str:
         """What this configuration needs besides the data: "model" (a BERTScore/BARTScore
         model), "judge" (an LLM judge) or "" (nothing)."""

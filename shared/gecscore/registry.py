@@ -42,6 +42,8 @@ register_metric("pt_m2", "gecscore.m2.metric:PtM2Metric", module="pt_m2")
 register_metric("imeasure", "gecscore.imeasure.metric:IMeasureMetric", module="imeasure")
 register_metric("dsgram", "gecscore.dsgram.metric:DsgramMetric", module="dsgram")
 register_metric("gleu", "gecscore.gleu.metric:GleuMetric")
+register_metric("green", "gecscore.green.metric:GreenMetric")
+register_metric("gotoscorer", "gecscore.gotoscorer.metric:GoToScorerMetric")
 
 
 def metric_names() -> list[str]:

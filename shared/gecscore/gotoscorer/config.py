@@ -3,8 +3,9 @@ F0.5, the first reference)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar, Mapping
 
-from gecscore.options import LEVELS, TextOptions, option, validate
+from gecscore.options import LEVELS, TextOptions, When, option, validate
 
 WEIGHT_MATCHES = ("span", "correction")
 
@@ -13,6 +14,8 @@ WEIGHT_MATCHES = ("span", "correction")
 class GoToScorerConfig(TextOptions):
     """GoToScorer (Gotou et al. 2020, "Taking the Correction Difficulty into Account in GEC
     Evaluation"): F-beta over weighted reference chunks (:mod:`gecscore.gotoscorer.scorer`)."""
+
+    conditions: ClassVar[Mapping[str, When]] = {"weight_match": When("no_weight", (False,))}
 
     beta: float = option(0.5, "F beta", exclusive_minimum=0)
     ref_id: int = option(0, "the one reference used (annotator index; a sentence without it uses its "

@@ -17,9 +17,10 @@ statistic is F of the column means), the sentence F at sentence level.
 """
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 from functools import partial
-from typing import Sequence
+from typing import Any, Sequence
 
 import numpy as np
 
@@ -27,8 +28,7 @@ from gecscore.errors import GecInputError
 from gecscore.gotoscorer.chunks import Chunk, chunks_of
 from gecscore.gotoscorer.config import GoToScorerConfig
 from gecscore.gotoscorer.scorer import COLUMNS, chunk_weights, f_beta, sentence_counts
-from gecscore.metric import Metric, Predictions, Prepared, Result, Signature, first_column
-from gecscore.options import signature_items
+from gecscore.metric import Metric, Predictions, Prepared, Result, first_column
 from gecscore.types import GoldCorpus, Target
 
 
@@ -45,30 +45,31 @@ def corrected_statistic(means: np.ndarray, beta: float) -> float:
 class GoToScorerMetric(Metric[GoToScorerConfig]):
     name = "gotoscorer"
     config_type = GoToScorerConfig
+    summary = ("GoToScorer (Gotou et al. 2020): chunk F0.5 weighted by how many of the systems scored together "
+               "miss each chunk (no_weight=True: all 1)")
+
+    def needs_all_systems(self) -> bool:
+        """The weights come from every system compared: they are scored together."""
+        return not self.config.no_weight
 
     def prepare(self, gold: GoldCorpus) -> Prepared:
         """The chunks of every sentence's reference ``ref_id``."""
         chunks = tuple(tuple(chunks_of(reference_of(g, self.config.ref_id).edits, g.source)) for g in gold.sentences)
-        return Prepared(gold, gold.facts(), {"chunks": chunks})
+        return self.prepared(gold, state={"chunks": chunks})
 
-    def targets(self, prepared: Prepared, predictions: Predictions) -> list[Target]:
-        """One system's targets (ERRANT edits of text predictions; given targets as they are)."""
+    def targets(self, prepared: Prepared, predictions: Predictions, work: dict[str, Any]) -> tuple[list[Target], bool]:
+        """One system's targets (the language profile's edits of text predictions, kept in
+        ``work``; given targets as they are) and whether they were extracted."""
         predictions = self.checked_predictions(prepared, predictions)
         if predictions and not isinstance(predictions[0], Target):
-            from gecscore.extract.gold import hypothesis_targets
+            return self.hypothesis_edits(prepared, predictions, work), True
+        return list(predictions), False
 
-            return hypothesis_targets(prepared.gold.sources, predictions, tokenize=self.tokenize)
-        return list(predictions)
-
-    def system_chunks(self, prepared: Prepared, predictions: Predictions) -> tuple[list[list[Chunk]], bool]:
-        """Every sentence's chunks of one system, and whether ERRANT extracted its edits."""
-        predictions = self.checked_predictions(prepared, predictions)
-        extracted = not isinstance(predictions[0], Target) if predictions else False
-        if extracted:
-            from gecscore.extract.gold import hypothesis_targets
-
-            predictions = hypothesis_targets(prepared.gold.sources, predictions, tokenize=self.tokenize)
-        return [chunks_of(t.edits, g.source) for t, g in zip(predictions, prepared.gold.sentences)], extracted
+    def system_chunks(self, prepared: Prepared, predictions: Predictions, work: dict[str, Any]
+                      ) -> tuple[list[list[Chunk]], bool]:
+        """Every sentence's chunks of one system, and whether its edits were extracted."""
+        targets, extracted = self.targets(prepared, predictions, work)
+        return [chunks_of(t.edits, g.source) for t, g in zip(targets, prepared.gold.sentences)], extracted
 
     def weighted(self, prepared: Prepared, systems: Sequence[tuple[str, Predictions]] | Sequence[Predictions]
                  ) -> Prepared:
@@ -77,7 +78,7 @@ class GoToScorerMetric(Metric[GoToScorerConfig]):
         if len(outputs) < 2:
             raise GecInputError("GoToScorer's weights need the outputs of at least two systems (with one, every chunk "
                                 "it corrects weighs 0); score several systems together, or use no_weight=True")
-        per_system = [self.system_chunks(prepared, predictions)[0] for predictions in outputs]
+        per_system = [self.system_chunks(prepared, predictions, {})[0] for predictions in outputs]
         match = self.config.weight_match
         weights = tuple(chunk_weights(reference, [chunks[i] for chunks in per_system], match)
                         for i, reference in enumerate(prepared.state["chunks"]))
@@ -86,23 +87,25 @@ class GoToScorerMetric(Metric[GoToScorerConfig]):
             for sentence in chunks:
                 digest.update(repr([(c.start, c.end, c.correction) for c in sentence if c.edited]).encode())
         facts = prepared.facts + (("weights", f"{len(outputs)}sys-{digest.hexdigest()}"),)
-        return Prepared(prepared.gold, facts, {**prepared.state, "weights": weights})
+        return dataclasses.replace(prepared, facts=facts, state={**prepared.state, "weights": weights})
 
-    def score_systems(self, prepared: Prepared, systems: Sequence[tuple[str, Predictions]]
+    def score_systems(self, prepared: Prepared, systems: Sequence[tuple[str, Predictions]], works=None
                       ) -> list[tuple[str, Result]]:
         """Weights from all ``systems`` (unless ``no_weight`` or already weighted), then each scored
         (each system's edits extracted once)."""
-        extracted = [bool(p) and not isinstance(self.checked_predictions(prepared, p)[0], Target) for _, p in systems]
-        systems = [(name, self.targets(prepared, predictions)) for name, predictions in systems]
+        prepared = self.check_prepared(prepared)
+        works = list(works) if works is not None else [{} for _ in systems]
+        found = [self.targets(prepared, predictions, work) for (_, predictions), work in zip(systems, works)]
         if not self.config.no_weight and "weights" not in prepared.state:
-            prepared = self.weighted(prepared, systems)
-        return [(name, self._score(prepared, predictions, was_extracted))
-                for (name, predictions), was_extracted in zip(systems, extracted)]
+            prepared = self.weighted(prepared, [(name, targets) for (name, _), (targets, _) in zip(systems, found)])
+        return [(name, self._scored(prepared, targets, {}, extracted))
+                for (name, _), (targets, extracted) in zip(systems, found)]
 
-    def score(self, prepared: Prepared, predictions: Predictions) -> Result:
-        return self._score(prepared, predictions, False)
+    def _score(self, prepared: Prepared, predictions: Predictions, work: dict[str, Any]) -> Result:
+        return self._scored(prepared, predictions, work, False)
 
-    def _score(self, prepared: Prepared, predictions: Predictions, extracted_before: bool) -> Result:
+    def _scored(self, prepared: Prepared, predictions: Predictions, work: dict[str, Any],
+                extracted_before: bool) -> Result:
         """``score``; ``extracted_before``: the targets were extracted by ERRANT from text (the
         signature says so)."""
         if self.config.no_weight:
@@ -113,7 +116,7 @@ class GoToScorerMetric(Metric[GoToScorerConfig]):
             raise GecInputError("GoToScorer's weights come from the systems compared: use "
                                 "metric.score_systems(prepared, systems) or metric.weighted(prepared, systems), "
                                 "or no_weight=True")
-        system, extracted = self.system_chunks(prepared, predictions)
+        system, extracted = self.system_chunks(prepared, predictions, work)
         extracted = extracted or extracted_before
         counts = np.array([sentence_counts(reference, hyp, w) for reference, hyp, w
                            in zip(prepared.state["chunks"], system, weights)]).reshape(len(system), 4)
@@ -125,8 +128,7 @@ class GoToScorerMetric(Metric[GoToScorerConfig]):
             stats, statistic = sentence_f.reshape(-1, 1), first_column
         value = statistic(stats.mean(axis=0)) if len(system) else 0.0
         total = counts.sum(axis=0)
-        signature = Signature(self.name, tuple(signature_items(self.config)),
-                              self.input_facts(prepared, extracted))
+        signature = self.signature(prepared, extracted)
 
         def records() -> list[dict]:
             return [{"index": i, "f": float(f), **{k: float(v) for k, v in zip(COLUMNS, row)}}
@@ -136,8 +138,10 @@ class GoToScorerMetric(Metric[GoToScorerConfig]):
                   "recall": _ratio(total[0], total[2]), **{k: float(v) for k, v in zip(COLUMNS, total)}}
         return Result(self.name, signature, values, stats, statistic, None, records)
 
-    def reference_key(self) -> tuple:
-        return (self.name, self.tokenize, self.config.ref_id)
+    def reference_options(self) -> tuple[tuple[str, Any], ...]:
+        """The chunks of reference ``ref_id``."""
+        return (("reference side", self.name), ("tokenize", self.tokenize), ("lang", self.lang),
+                ("ref_id", self.config.ref_id))
 
 
 def _ratio(tp: float, other: float) -> float:

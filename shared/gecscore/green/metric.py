@@ -15,8 +15,7 @@ import numpy as np
 
 from gecscore.green.config import GreenConfig
 from gecscore.green.scorer import all_ngrams, best_reference, counts, green, units
-from gecscore.metric import Metric, Predictions, Prepared, Result, Signature, first_column
-from gecscore.options import signature_items
+from gecscore.metric import Metric, Predictions, Prepared, Result, first_column
 from gecscore.types import Edit, Gold, GoldCorpus, Target
 
 
@@ -42,6 +41,7 @@ def corpus_green(means: np.ndarray, beta: float, order: int) -> float:
 class GreenMetric(Metric[GreenConfig]):
     name = "green"
     config_type = GreenConfig
+    summary = "GREEN (Koyama et al. 2024): n-gram F2 over true/over/under keeps, insertions and deletions"
 
     def prepare(self, gold: GoldCorpus) -> Prepared:
         """The n-gram counts of every source and reference (annotator k's edits applied)."""
@@ -49,13 +49,17 @@ class GreenMetric(Metric[GreenConfig]):
         grams = lambda tokens: all_ngrams(units(" ".join(tokens), unit), order)
         sources = tuple(grams(g.source) for g in gold.sentences)
         references = tuple(tuple(grams(t.tokens) for t in g.targets()) for g in gold.sentences)
-        return Prepared(gold, gold.facts(), {"sources": sources, "references": references})
+        return self.prepared(gold, state={"sources": sources, "references": references})
 
     def prepare_text(self, sources: Sequence[str], references: Any) -> Prepared:
         """Text references are used as they are (no ERRANT extraction: GREEN reads text only)."""
         return self.prepare(text_gold(sources, references))
 
-    def score(self, prepared: Prepared, predictions: Predictions) -> Result:
+    def reference_options(self) -> tuple[tuple[str, Any], ...]:
+        """The n-gram counts depend on the unit and the order."""
+        return (("reference side", self.name), ("unit", self.config.unit), ("order", self.config.order))
+
+    def _score(self, prepared: Prepared, predictions: Predictions, work: dict[str, Any]) -> Result:
         predictions = self.checked_predictions(prepared, predictions)
         hyps = [" ".join(p.tokens) if isinstance(p, Target) else p for p in predictions]
         beta, order, unit = self.config.beta, self.config.order, self.config.unit
@@ -72,7 +76,7 @@ class GreenMetric(Metric[GreenConfig]):
             stats = sentence_scores.reshape(-1, 1)
             statistic = first_column
         value = statistic(stats.mean(axis=0)) if len(hyps) else 0.0
-        signature = Signature(self.name, tuple(signature_items(self.config)), prepared.facts)
+        signature = self.signature(prepared)
 
         def records() -> list[dict]:
             return [{"index": i, "green": float(s), "tp": t[:, 0].tolist(), "fp": t[:, 1].tolist(),

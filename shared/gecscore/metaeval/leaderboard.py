@@ -39,7 +39,7 @@ from gecscore.metaeval.refsets import RefSet
 from gecscore.metaeval.sentence_level import Judgment, PairwiseAgreement, Window, pairwise_agreement, window_analysis
 from gecscore.metaeval.significance import Comparison, SignificanceConfig, compare_stats
 from gecscore.metaeval.registry import (MetricConfig, ReferenceData, RunWide, SystemData, SystemScore, needs_of,
-                                        resolve, score_all_systems, score_system)
+                                        resolve, score_all_systems, score_system, scored_together)
 
 
 @dataclass(frozen=True)
@@ -195,7 +195,7 @@ def score_systems(refset: RefSet, systems: Sequence[SystemSource], configs: Sequ
     # Model-backed configurations run in this process, whatever ``jobs`` is: one model, its
     # kept reference side and pair cache shared by every system (a worker each would encode
     # the same sentences again), with all the CPU threads.
-    in_main = [c for c in configs if not parallel or needs_of(c) == "model"]
+    in_main = [c for c in configs if not parallel or scored_together(c)]
     in_workers = [c for c in configs if c not in in_main]
     passes = (len(in_workers) > 0) + (len(in_main) > 0)
     bar = progress_bar(total=len(systems) * passes, desc=f"scoring systems on {refset.name}", requested=progress)

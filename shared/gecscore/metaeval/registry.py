@@ -90,6 +90,10 @@ def _register_presets() -> None:
             preset(f"{name}-{level}", "pt_m2", f"{'Sent' if level == 'sentence' else ''}{label}", name,
                    base=base, scorer=scorer, level=level)
     preset("imeasure", "imeasure", "I-measure (correction I over the corpus, XML gold)")
+    preset("green", "green", "GREEN (Koyama et al. 2024; n-gram F2)")
+    preset("green-sentence", "green", "SentGREEN (mean sentence GREEN)", level="sentence")
+    preset("gotoscorer", "gotoscorer", "GoToScorer (chunk weights from the systems of the run)")
+    preset("gotoscorer-noweight", "gotoscorer", "GoToScorer without weights", no_weight=True)
     preset("gleu", "gleu", "GLEU (Napoles et al. 2016; the SEEDA/DSGram reference-based baseline)")
     preset("dsgram", "dsgram", "DSGram (LLM judge, dynamic AHP weights; reference-free)")
 
@@ -412,6 +416,15 @@ def needs_of(config: MetricConfig) -> str:
     """"model", "judge" or "" for a configuration (what ``Metric.needs`` says of its config)."""
     cls = metric_class(config.metric)
     return cls(build_config(cls.config_type, config.option_dict)).needs()
+
+
+def scored_together(config: MetricConfig) -> bool:
+    """Whether a configuration scores every system at once (a model pass over all of them, or
+    scores that depend on the other systems, as GoToScorer's weights): it runs in the main
+    process through ``Metric.score_systems``."""
+    cls = metric_class(config.metric)
+    metric = cls(build_config(cls.config_type, config.option_dict))
+    return metric.needs() == "model" or metric.needs_all_systems()
 
 
 # ---------------------------------------------------------------- resolving names

@@ -41,7 +41,8 @@ from gecscore.metaeval.correlation import pearson, spearman
 TIES = ("neutral", "seeda-script", "discordant")
 #: the record field holding a metric's own sentence score (SentM2/ERRANT F, CLEME F, CLEME2.0
 #: score, smoothed sentence GLEU); I-measure and DSGram records have none here
-SENTENCE_SCORE_KEYS = {"pt_m2": "f", "cleme": "f", "cleme2": "score", "gleu": "gleu"}
+SENTENCE_SCORE_KEYS = {"pt_m2": "f", "cleme": "f", "cleme2": "score", "gleu": "gleu", "green": "green",
+                       "gotoscorer": "f"}
 
 
 @dataclass(frozen=True)
