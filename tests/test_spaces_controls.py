@@ -321,3 +321,14 @@ def test_unknown_or_repeated_option_is_refused():
         controls_for(["beta", "beta"], {"pt_m2": PtM2Config})
     with pytest.raises(ValueError):
         option_values([Control("x", "checkbox", False, False, "")], [])
+
+
+def test_a_language_choice_reaches_the_metric():
+    """The language is a choice of the CLEME2.0, PT-M2 and I-measure Spaces (en, zh), generated
+    from its one declaration, and a Chinese request scores at character level."""
+    (control,) = controls_for(["lang"], {"cleme2": Cleme2Config}, {"lang": ("en", "zh")})
+    assert (control.widget, control.default, control.choices) == ("radio", "en", ("en", "zh"))
+    options = options_for(Cleme2Config, option_values([control], ["zh"]))
+    assert options == {"lang": "zh"}
+    result = gecscore.load("cleme2", **options).compute(["他去学校了昨天。"], ["他昨天去学校了。"], [["他昨天去学校了。"]])
+    assert result.score == 1.0 and "|lang:zh|" in str(result.signature)

@@ -9,6 +9,7 @@ from gecscore.spaces import chunks_view
 from gecscore.spaces import per_type_view
 from gecscore.spaces.examples import FOUR_LABELS
 from gecscore.spaces.examples import THREE_SENTENCES
+from gecscore.lang.profiles import OFFERED_LANGS
 from gecscore.spaces.framework import MetricSpace
 from gecscore.spaces.framework import Outcome
 from gecscore.spaces.framework import build_demo
@@ -32,7 +33,7 @@ were not needed), combined into one **score**. Press *Load example* to see it in
 CONFIGS = {"cleme2": Cleme2Config, "cleme": ClemeConfig}
 # Every option that can change the score (precision with similarity weighting), the BERTScore
 # model's, and the per-type table; each widget is generated from the configs' declarations.
-OPTIONS = ("level", "assumption", "weighting", "alpha", "beta", "precision", "tokenize",
+OPTIONS = ("lang", "level", "assumption", "weighting", "alpha", "beta", "precision", "tokenize",
            "model", "num_layers", "batch_size", "device", "per_type")
 
 # What an empty model box means here (the declaration's help speaks of every model-backed metric).
@@ -81,6 +82,7 @@ SPACE = MetricSpace(
                     ("tp", "fp_ne", "fp_un", "fp", "fn", "tn"))),
     configs=CONFIGS,
     options=OPTIONS,
+    choices={"lang": OFFERED_LANGS},
     placeholders=PLACEHOLDERS,
     space_controls={"metric": metric_radio},
     pick_metric=lambda space_values: space_values.get("metric") or "cleme2",

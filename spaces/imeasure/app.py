@@ -8,6 +8,7 @@ from gecscore.imeasure.config import METRIC_NAMES
 from gecscore.spaces import metric_views
 from gecscore.spaces.examples import FOUR_LABELS
 from gecscore.spaces.examples import THREE_SENTENCES
+from gecscore.lang.profiles import OFFERED_LANGS
 from gecscore.spaces.framework import MetricSpace
 from gecscore.spaces.framework import Outcome
 from gecscore.spaces.framework import build_demo
@@ -26,7 +27,7 @@ I < 0 that it made it worse. Press *Load example* to see it in action.
 # The values ``max`` accepts (the config checks it by a rule, so the Space lists them).
 MAX_CHOICES = tuple(f"{aspect}{name}" for aspect in "cd" for name in METRIC_NAMES)
 # Each widget is generated from IMeasureConfig's declaration.
-OPTIONS = ("no_mix", "max", "opt", "beta", "w", "max_candidates", "tokenize")
+OPTIONS = ("lang", "no_mix", "max", "opt", "beta", "w", "max_candidates", "tokenize")
 
 
 def compute(corpus, options: dict) -> Outcome:
@@ -58,7 +59,7 @@ SPACE = MetricSpace(
                    ("detection", tuple(f"detection {k}" for k in FIELDS))),
     configs={"imeasure": IMeasureConfig},
     options=OPTIONS,
-    choices={"max": MAX_CHOICES},
+    choices={"max": MAX_CHOICES, "lang": OFFERED_LANGS},
     compute=compute,
     render_view=render_view,
     build_view=build_view,

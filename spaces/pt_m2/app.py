@@ -8,6 +8,7 @@ from gecscore.spaces import metric_views
 from gecscore.spaces import per_type_view
 from gecscore.spaces.examples import FOUR_LABELS
 from gecscore.spaces.examples import THREE_SENTENCES
+from gecscore.lang.profiles import OFFERED_LANGS
 from gecscore.spaces.framework import MetricSpace
 from gecscore.spaces.framework import Outcome
 from gecscore.spaces.framework import build_demo
@@ -26,7 +27,7 @@ system's edits (green: matched a gold edit, purple: not matched) and the gold ed
 
 # Every option that can change the score (precision and segmentation included), then the model's
 # and what only shapes the output; each widget is generated from PtM2Config's declaration.
-OPTIONS = ("base", "scorer", "level", "beta", "precision", "segmentation", "max_unchanged_words", "tokenize",
+OPTIONS = ("lang", "base", "scorer", "level", "beta", "precision", "segmentation", "max_unchanged_words", "tokenize",
            "model", "num_layers", "batch_size", "device", "per_type")
 
 # What an empty box means where the declaration's help does not say.
@@ -61,6 +62,7 @@ SPACE = MetricSpace(
     result_groups=(("scores", ("score", "p", "r")), ("weighted edit counts", ("correct", "proposed", "gold"))),
     configs={"pt_m2": PtM2Config},
     options=OPTIONS,
+    choices={"lang": OFFERED_LANGS},
     placeholders=PLACEHOLDERS,
     compute=compute,
     render_view=render_view,

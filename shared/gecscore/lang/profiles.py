@@ -26,6 +26,11 @@ from gecscore.types import Gold, GoldCorpus, Target
 Facts = tuple[tuple[str, str], ...]
 
 
+# The languages a Space offers in its language choice (any code works through the library and
+# the CLI; these are the ones with an exact or tested profile).
+OFFERED_LANGS = ("en", "zh")
+
+
 @runtime_checkable
 class LanguageProfile(Protocol):
     """How one language's text becomes tokens and edits."""
