@@ -7,7 +7,9 @@ the target), ``R`` (replacement). The category is the first of these rules that 
   lowercased tokens in another order (ERRANT's word-order rule);
 * ``ORTH`` (``R`` only): the two sides are the same string once lowercased and with
   whitespace removed: a case or spacing change (ERRANT's ``ORTH``);
-* ``PUNCT``: every token of both sides is punctuation (Unicode ``P*``);
+* ``PUNCT``: every token of both sides is punctuation (Unicode ``P*``); or (``R``) the two
+  sides hold punctuation and, once their punctuation tokens are dropped, the same tokens up to
+  case (``, we`` -> ``. We``: ERRANT's rule for punctuation with a capitalisation);
 * ``MORPH`` (``R`` only, one word each side): the two words share a stem of at least 3
   characters and differ only in their last 1 to 3 characters (lowercased): most likely an
   inflection (``годині`` -> ``годину``, ``cat`` -> ``cats``). ERRANT would name it from the
@@ -84,6 +86,9 @@ def classify(op: str, src: Sequence[str], tgt: Sequence[str]) -> str:
             return "R:ORTH"
     if tokens and all(is_punct(t) for t in tokens):
         return operation + ":PUNCT"
+    if operation == "R" and any(is_punct(t) for t in tokens):
+        if [t.lower() for t in src if not is_punct(t)] == [t.lower() for t in tgt if not is_punct(t)]:
+            return "R:PUNCT"
     if operation == "R" and len(src) == len(tgt) == 1 and _is_word(src[0]) and _is_word(tgt[0]):
         return "R:" + _word_type(src[0], tgt[0])
     return operation + ":OTHER"
