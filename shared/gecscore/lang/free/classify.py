@@ -10,6 +10,9 @@ the target), ``R`` (replacement). The category is the first of these rules that 
 * ``PUNCT``: every token of both sides is punctuation (Unicode ``P*``); or (``R``) the two
   sides hold punctuation and, once their punctuation tokens are dropped, the same tokens up to
   case (``, we`` -> ``. We``: ERRANT's rule for punctuation with a capitalisation);
+* ``SPELL`` (``R`` only, one word each side) when the two words differ only in diacritics
+  (equal once lowercased, decomposed (NFD) and stripped of combining marks: ``Ca`` -> ``Ça``,
+  ``ειναι`` -> ``είναι``, Arabic ``الى`` -> ``إلى``);
 * ``MORPH`` (``R`` only, one word each side): the two words share a stem of at least 3
   characters and differ only in their last 1 to 3 characters (lowercased): most likely an
   inflection (``годині`` -> ``годину``, ``cat`` -> ``cats``). ERRANT would name it from the
@@ -56,7 +59,14 @@ def osa_distance(a: str, b: str) -> int:
     return prev[len(b)]
 
 
+def strip_marks(word: str) -> str:
+    """``word`` lowercased, decomposed (NFD), without combining marks."""
+    return "".join(ch for ch in unicodedata.normalize("NFD", word.lower()) if unicodedata.category(ch)[0] != "M")
+
+
 def _word_type(a: str, b: str) -> str:
+    if strip_marks(a) == strip_marks(b):
+        return "SPELL"
     a, b = a.lower(), b.lower()
     stem = 0
     while stem < min(len(a), len(b)) and a[stem] == b[stem]:
