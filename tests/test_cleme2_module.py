@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-evaluate = pytest.importorskip("evaluate")
+evaluate = pytest.importorskip("evaluate", reason="evaluate is not installed (a base requirement: pip install -e .)")
 
 from datapaths import REPO, example_corpus, library_result, offline_hub
 

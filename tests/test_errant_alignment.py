@@ -7,7 +7,7 @@ import string
 import numpy as np
 import pytest
 
-errant = pytest.importorskip("errant")
+errant = pytest.importorskip("errant", reason="errant is not installed (a base requirement: pip install -e .)")
 from errant.alignment import Alignment  # noqa: E402
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402

@@ -14,7 +14,7 @@ from datapaths import CONLL14, EXAMPLES, require
 from gecscore.cli import main
 from gecscore.m2.errant_compare import CompareOptions, compare, compare_files, format_report, read_edits
 
-compare_m2 = pytest.importorskip("errant.commands.compare_m2")
+compare_m2 = pytest.importorskip("errant.commands.compare_m2", reason="errant is not installed (a base requirement: pip install -e .)")
 
 FLAG_SETS = [[], ["-cat", "1"], ["-cat", "2"], ["-cat", "3"], ["-ds", "-cat", "3"], ["-dt", "-cat", "3"],
              ["-b", "1.0", "-cat", "2"], ["-single", "-cat", "3"], ["-multi", "-cat", "3"],

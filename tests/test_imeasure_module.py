@@ -13,7 +13,7 @@ MODULE = Path(__file__).resolve().parents[1] / "metrics" / "imeasure"
 def metric():
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
-    evaluate = pytest.importorskip("evaluate")
+    evaluate = pytest.importorskip("evaluate", reason="evaluate is not installed (a base requirement: pip install -e .)")
     try:
         from gecscore.extract.spacy_model import load_spacy_model
 

@@ -77,7 +77,7 @@ def test_export_writes_batch_api_lines_and_calls_nothing(tmp_path):
     for line in exported:  # custom_id is the cache key, the body is the live call's body
         assert line["method"] == "POST" and line["url"] == "/v1/chat/completions"
         assert line["body"] == backend.body(requests[line["custom_id"]])
-    assert "written to" in j.summary() and "--import-batch" in j.summary()
+    assert "written to" in j.summary() and "import_batch=" in j.summary()
 
 
 def _dsgram_requests(sources, hypotheses):
@@ -252,9 +252,9 @@ def test_import_refuses_ids_this_cache_did_not_export(tmp_path):
 def test_batch_options_need_the_openai_backend_and_the_cache(tmp_path, monkeypatch):
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
-    with pytest.raises(GecInputError, match="drop --no-cache"):
+    with pytest.raises(GecInputError, match="drop no_cache=True"):
         build_judge("openai", no_cache=True, export_batch=tmp_path / "in.jsonl")
-    with pytest.raises(GecInputError, match="need the openai backend"):
+    with pytest.raises(GecInputError, match="need backend='openai'"):
         build_judge("transformers", "x", export_batch=tmp_path / "in.jsonl", cache=tmp_path / "c.sqlite")
     # no API key is needed to write a batch file for OpenAI itself
     j = build_judge("openai", cache=tmp_path / "c.sqlite", export_batch=tmp_path / "in.jsonl", progress=False)

@@ -105,9 +105,9 @@ def test_a_request_the_transcript_lacks_stops_the_run_naming_it(tmp_path):
 
 
 def test_replay_options_are_checked(tmp_path):
-    with pytest.raises(GecInputError, match="needs --replay FILE"):
+    with pytest.raises(GecInputError, match="needs replay="):
         build_judge("replay")
-    with pytest.raises(GecInputError, match="needs --backend replay"):
+    with pytest.raises(GecInputError, match="needs backend='replay'"):
         build_judge("openai", base_url="http://127.0.0.1:9/v1", no_cache=True, replay=tmp_path / "x.jsonl")
     with pytest.raises(GecInputError, match="replay file not found"):
         build_judge("replay", replay=tmp_path / "missing.jsonl")

@@ -40,7 +40,7 @@ def facts(signature: str) -> dict[str, str]:
     ("imeasure", {"no_mix": True, "w": 3.0}, ["--no-mix", "--w", "3"]),
 ])
 def test_cli_evaluate_module_and_load_give_one_signature_and_one_result(capsys, name, options, flags):
-    evaluate = pytest.importorskip("evaluate")
+    evaluate = pytest.importorskip("evaluate", reason="evaluate is not installed (a base requirement: pip install -e .)")
     from datapaths import REPO
 
     sources, hyps, refs = example_corpus()

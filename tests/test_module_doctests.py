@@ -8,7 +8,7 @@ import types
 
 import pytest
 
-evaluate = pytest.importorskip("evaluate")
+evaluate = pytest.importorskip("evaluate", reason="evaluate is not installed (a base requirement: pip install -e .)")
 
 from datapaths import REPO, offline_hub
 

@@ -182,7 +182,7 @@ def test_chunk_per_type_counts_sum_to_the_headline_counts(options):
 
 
 def test_space_panel_charts_and_tabulates_each_type():
-    pytest.importorskip("gradio")
+    pytest.importorskip("gradio", reason="gradio is not installed (the spaces extra: pip install -e '.[spaces]')")
     from gecscore.spaces.per_type_view import option_value, per_type_html
 
     table = gecscore.load("pt_m2", scorer="none", per_type="main").compute(*FOUR_LABELS)["per_type"]

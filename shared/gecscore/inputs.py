@@ -79,8 +79,19 @@ def looks_untokenised(lines: Sequence[str]) -> bool:
     return glued / len(lines) >= UNTOKENISED_SHARE
 
 
+def first_glued_token(lines: Sequence[str]) -> str | None:
+    """The first token with punctuation glued to it (what the untokenised warning quotes)."""
+    for line in lines:
+        for token in line.split():
+            if _GLUED.search(token):
+                return token
+    return None
+
+
 def warn_if_untokenised(lines: Sequence[str], what: str, tokenize: bool) -> None:
+    """Warn, quoting a token of the input itself, when text looks untokenised."""
     if not tokenize and looks_untokenised(lines):
-        warnings.warn(f"{what} look untokenised (punctuation glued to words, e.g. 'home.'): edits are "
-                      f"extracted from whitespace tokens; pass tokenize=True (--tokenize) to tokenise "
+        example = first_glued_token(lines)
+        warnings.warn(f"{what} look untokenised (punctuation glued to words, e.g. {example!r}): edits are "
+                      f"extracted from whitespace tokens; pass tokenize=True to tokenise "
                       f"with spaCy first", UserWarning, stacklevel=3)

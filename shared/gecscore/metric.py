@@ -132,21 +132,45 @@ class Metric(ABC, Generic[C]):
 
     def prepare_text(self, sources: Sequence[str], references: Sequence[Sequence[str]] | Sequence[str]
                      ) -> Prepared:
-        """The reference side of parallel text; reference edits are extracted by ERRANT."""
-        from gecscore.extract.gold import gold_from_text
+        """The reference side of parallel text; reference edits are extracted by the language
+        profile (``lang``: ERRANT for English, ChERRANT for Chinese, ...)."""
+        from gecscore.lang.profiles import gold_of
 
-        return self.prepare(gold_from_text(sources, references, tokenize=self.tokenize))
+        return self.prepare(gold_of(self.profile(), sources, references, self.tokenize))
+
+    def prepare_para(self, path: str) -> Prepared:
+        """The reference side of a parallel file (ChERRANT's format: ``id<TAB>source<TAB>
+        reference[<TAB>reference...]``; ``没有错误`` and ``无法标注`` as ChERRANT reads them under
+        ``lang="zh"``)."""
+        from gecscore.io.para import read_para
+
+        para = read_para(path)
+        return self.prepare_text(list(para.sources), [list(targets) for targets in para.targets])
 
     @property
     def tokenize(self) -> bool:
         return bool(getattr(self.config, "tokenize", False))
+
+    @property
+    def lang(self) -> str:
+        return getattr(self.config, "lang", "en")
+
+    def profile(self):
+        """The language profile this metric reads text through (:mod:`gecscore.lang.profiles`)."""
+        from gecscore.lang.profiles import profile_for
+
+        return profile_for(self.lang)
+
+    def tokens_of(self, predictions: Sequence[str]) -> list[str]:
+        """The predictions as tokens comparable with the prepared sources (the profile's)."""
+        return self.profile().predictions(predictions, self.tokenize)
 
     def reference_options(self) -> tuple[tuple[str, Any], ...]:
         """What a prepared reference side depends on besides the data: the kind of reference
         side (metrics that build the same one share it) and the options that change its
         content. A :class:`Prepared` remembers them; :meth:`score` refuses one built under
         others."""
-        return (("reference side", self.name), ("tokenize", self.tokenize))
+        return (("reference side", self.name), ("tokenize", self.tokenize), ("lang", self.lang))
 
     def reference_key(self) -> tuple:
         """The key of this metric's prepared reference side in caches (with a text digest)."""
@@ -185,13 +209,13 @@ class Metric(ABC, Generic[C]):
 
     def hypothesis_edits(self, prepared: Prepared, predictions: Sequence[str], work: dict[str, Any]
                          ) -> list[Target]:
-        """The predictions' ERRANT edits against the prepared sources, extracted once per system
-        (``work`` keeps them for every configuration scoring that system)."""
-        from gecscore.extract.gold import hypothesis_targets
-
-        key = f"hypothesis edits:errant:tok={self.tokenize}"
+        """The predictions' edits against the prepared sources (the language profile's: ERRANT
+        for English), extracted once per system (``work`` keeps them for every configuration
+        scoring that system)."""
+        key = f"hypothesis edits:{self.lang}:tok={self.tokenize}"
         if key not in work:
-            work[key] = hypothesis_targets(prepared.gold.sources, predictions, tokenize=self.tokenize)
+            profile = self.profile()
+            work[key] = profile.hypothesis_targets(prepared.gold.sources, self.tokens_of(predictions))
         return work[key]
 
     def score(self, prepared: Prepared, predictions: Predictions, *, work: dict[str, Any] | None = None
@@ -253,15 +277,21 @@ class Metric(ABC, Generic[C]):
         model facts, the input's facts (``extracted``: ERRANT extracted the hypothesis edits)."""
         return signature_of(self.name, self.config, self.model_facts(), self.input_facts(prepared, extracted))
 
-    @staticmethod
-    def input_facts(prepared: Prepared, errant_used: bool = False) -> Facts:
-        """The signature's facts of the input: the gold's, plus ERRANT's and the spaCy model's
-        versions when ERRANT extracted edits (from the references or the hypotheses)."""
-        if not (errant_used or prepared.gold.origin == "errant"):
-            return prepared.facts
-        from gecscore.extract.errant_edits import shared_extractor
+    def input_facts(self, prepared: Prepared, extracted: bool = False) -> Facts:
+        """The signature's facts of the input: the gold's (with what extracted its edits), plus
+        the language profile's (ERRANT's and the spaCy model's versions for English) when it
+        extracted the hypotheses' edits."""
+        from gecscore.lang.profiles import profile_for
 
-        return prepared.facts + shared_extractor().facts()
+        facts = prepared.facts
+        profiles = ([profile_for("en")] if prepared.gold.origin == "errant" else []) + ([self.profile()] if extracted
+                                                                                       else [])
+        keys = {key for key, _ in facts}
+        for profile in profiles:
+            new = tuple((k, v) for k, v in profile.facts() if k not in keys)
+            facts += new
+            keys.update(k for k, _ in new)
+        return facts
 
 
 def _said(value: Any) -> str:
@@ -281,16 +311,31 @@ def load(name: str, **options: Any) -> Metric:
 
 # ---------------------------------------------------------------- reuse of the reference side
 
+def _encode_field(digest: Any, data: bytes) -> None:
+    """One field as its 8-byte length then its bytes: no content can imitate a boundary."""
+    digest.update(len(data).to_bytes(8, "big"))
+    digest.update(data)
+
+
 def text_digest(sources: Sequence[str], references: Sequence[Any] | None) -> str:
-    """A digest of checked parallel text (sources and their reference lists or strings)."""
+    """A digest of checked parallel text (sources and their reference lists or strings).
+
+    Every text is length-prefixed UTF-8 and the structure is encoded too (the number of
+    sentences, per sentence whether its references are one string, a list or absent, and how
+    many), so two inputs share a digest only if they are equal: a separator-like character
+    (NUL, \\x01, a tab, a newline) inside a text can never stand for a boundary."""
     digest = hashlib.blake2b(digest_size=20)
+    _encode_field(digest, b"S" + len(sources).to_bytes(8, "big"))
     if references is None:
+        _encode_field(digest, b"none")
         references = [()] * len(sources)
     for source, refs in zip(sources, references, strict=True):
-        digest.update(source.encode("utf-8", "surrogatepass") + b"\x00")
-        for ref in ([refs] if isinstance(refs, str) else refs):
-            digest.update(b"\x01" + ref.encode("utf-8", "surrogatepass"))
-        digest.update(b"\x02")
+        _encode_field(digest, source.encode("utf-8", "surrogatepass"))
+        kind = b"str" if isinstance(refs, str) else b"list"
+        refs = [refs] if isinstance(refs, str) else list(refs)
+        _encode_field(digest, kind + len(refs).to_bytes(8, "big"))
+        for ref in refs:
+            _encode_field(digest, ref.encode("utf-8", "surrogatepass"))
     return digest.hexdigest()
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import re
 from dataclasses import dataclass
 from typing import Any, Callable, ClassVar, Iterator, Mapping, Sequence
 
@@ -33,7 +34,8 @@ def option(default: Any, help: str, *, kind: type | tuple[type, ...] | None = No
            exclusive_minimum: float | None = None, maximum: float | None = None,
            signature: str | None = "", signature_rank: int = 0, signature_default: bool = True,
            signature_format: Callable[[Any], str] | None = None, cli: bool = True,
-           metavar: str | None = None, repeat: bool = False) -> Any:
+           metavar: str | None = None, repeat: bool = False, pattern: str | None = None,
+           refused: Mapping[Any, str] | None = None) -> Any:
     """A config field with its default and what :func:`validate` checks.
 
     ``kind``: the accepted type(s) (default: the default's type; ``None`` is always accepted
@@ -45,7 +47,8 @@ def option(default: Any, help: str, *, kind: type | tuple[type, ...] | None = No
     ``signature_default=False``: left out while it has its default value (an option added
     later, such as ``precision``). ``signature_format``: how the value is written (default
     :func:`format_value`). ``cli=False`` keeps it off the command line; ``repeat``: a list of
-    values, one per use of the flag.
+    values, one per use of the flag. ``pattern``: a regular expression a text value must match
+    in full; ``refused``: values that are refused with the reason given (known, but not offered).
     """
     if kind is None and default is not None:
         kind = type(default)
@@ -53,7 +56,8 @@ def option(default: Any, help: str, *, kind: type | tuple[type, ...] | None = No
         "help": help, "kind": kind, "choices": tuple(choices) if choices is not None else None,
         "minimum": minimum, "exclusive_minimum": exclusive_minimum, "maximum": maximum,
         "signature": signature, "signature_rank": signature_rank, "signature_default": signature_default,
-        "signature_format": signature_format, "cli": cli, "metavar": metavar, "repeat": repeat})
+        "signature_format": signature_format, "cli": cli, "metavar": metavar, "repeat": repeat,
+        "pattern": pattern, "refused": dict(refused or {})})
 
 
 @dataclass(frozen=True)
@@ -118,6 +122,12 @@ def check_value(name: str, value: Any, metadata: dict, default: Any = None) -> A
     value = _check_kind(name, value, metadata.get("kind"))
     if isinstance(value, float) and not math.isfinite(value):
         raise GecOptionError(name, f"must be a finite number, got {value!r}")
+    refused = metadata.get("refused") or {}
+    if isinstance(value, str) and value in refused:
+        raise GecOptionError(name, refused[value])
+    pattern = metadata.get("pattern")
+    if pattern is not None and isinstance(value, str) and not re.fullmatch(pattern, value):
+        raise GecOptionError(name, f"must match {pattern}, got {value!r}")
     choices = metadata.get("choices")
     if choices is not None and value not in choices:
         raise GecOptionError(name, f"unknown value {value!r}; expected one of: {', '.join(map(str, choices))}")
@@ -190,12 +200,34 @@ def format_value(value: Any) -> str:
 LEVELS = ("corpus", "sentence")
 
 
-@dataclass(frozen=True)
-class TextOptions:
-    """How text inputs are read: whitespace-tokenised as given, or tokenised by spaCy first."""
+# A language code: ISO 639 (two or three letters), optionally with a subtag (pt-BR, zh-word).
+LANG_PATTERN = r"[a-z]{2,3}(-[A-Za-z0-9]+)?"
+DEFAULT_LANG = "en"
+REFUSED_LANGS = {"zh-word": "Chinese word level (ChERRANT -g word) needs LTP and its models from a hub, which "
+                            "gecscore does not download; use lang=zh (character level, the MuCGEC and NLPCC-2018 "
+                            "setting)"}
 
-    tokenize: bool = option(False, "tokenise sources, predictions and references with spaCy first "
-                                   "(for untokenised text such as LLM outputs)", signature="tok", signature_rank=1)
+
+@dataclass(frozen=True)
+class LanguageOptions:
+    """The language of the text, which picks the profile that turns it into tokens and edits
+    (:mod:`gecscore.lang.profiles`: en ERRANT, zh ChERRANT char level, others model-free or
+    MultiGEC-2025 over an installed spaCy pipeline)."""
+
+    lang: str = option(DEFAULT_LANG, "language of the text: en (ERRANT), zh (ChERRANT, character level), or any "
+                                     "other code (e.g. uk, cs): ERRANT over an installed spaCy pipeline for it, else "
+                                     "the model-free profile; in the signature unless en", pattern=LANG_PATTERN,
+                       refused=REFUSED_LANGS, signature_rank=1, signature_default=False, metavar="CODE")
+
+
+@dataclass(frozen=True)
+class TextOptions(LanguageOptions):
+    """How text inputs are read: whitespace-tokenised as given, or tokenised first (spaCy for
+    English; the profile's tokeniser for other languages; Chinese is always split into
+    characters)."""
+
+    tokenize: bool = option(False, "tokenise sources, predictions and references first (spaCy for English; for "
+                                   "untokenised text such as LLM outputs)", signature="tok", signature_rank=1)
 
 
 #: per-error-type granularities, as errant_compare -cat 1/2/3 (see gecscore.m2.per_type.type_at)
@@ -248,7 +280,7 @@ class JudgeOptions:
     """An LLM judge: an OpenAI-compatible endpoint or a local transformers model (``model``)."""
 
     backend: str = option("openai", "judge backend: openai (any OpenAI-compatible endpoint), transformers "
-                                    "(a local causal LM) or replay (answers from --replay FILE)",
+                                    "(a local causal LM) or replay (answers from the replay= file)",
                           choices=JUDGE_BACKENDS, signature=None)
     base_url: str | None = option(None, "chat-completions base URL (default $OPENAI_BASE_URL or OpenAI)",
                                   kind=str, signature=None)
@@ -263,15 +295,15 @@ class JudgeOptions:
                               signature=None)
     export_batch: str | None = option(None, "write the judge requests the cache cannot answer to FILE, an OpenAI "
                                             "Batch API input file, instead of calling the judge; submit it, then "
-                                            "run again with --import-batch OUTPUT", kind=str, signature=None,
+                                            "run again with import_batch= OUTPUT", kind=str, signature=None,
                                       metavar="FILE")
     import_batch: tuple[str, ...] | None = option(None, "store a finished OpenAI batch's output (or error) file in "
                                                         "the judge cache before the run (repeatable)",
                                                   kind=(tuple, list, str), signature=None, metavar="FILE",
                                                   repeat=True)
     transcript: str | None = option(None, "write every judge request of the run with its answer to FILE (JSON "
-                                          "lines), for --backend replay", kind=str, signature=None, metavar="FILE")
-    replay: str | None = option(None, "with --backend replay: answer from FILE (a --transcript or a DSGram-Eval "
+                                          "lines), for backend='replay'", kind=str, signature=None, metavar="FILE")
+    replay: str | None = option(None, "with backend='replay': answer from FILE (a transcript= file or a DSGram-Eval "
                                       "answer file)", kind=str, signature=None, metavar="FILE")
 
 

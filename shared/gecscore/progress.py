@@ -1,14 +1,46 @@
-"""Progress bars for long work: on stderr, only when stderr is a terminal, never on stdout;
-``TQDM_DISABLE`` (any non-empty value but 0/false) or the CLI's ``--quiet`` silences them."""
+"""Progress for long work, on stderr, never on stdout.
+
+On a terminal: tqdm bars. Without one (a log file, CI, a pipe): a few plain lines at coarse
+intervals (``PLAIN_INTERVAL_S``, or ``$GECSCORE_PROGRESS_INTERVAL`` seconds) so that a run of
+minutes is not silent, then one line when the work is done. ``TQDM_DISABLE`` (any non-empty
+value but 0/false) or the CLI's ``--quiet`` silences both.
+
+Whenever gecscore's own progress is off, the progress bars and chatter of the libraries it
+drives (transformers' "Loading weights" bar, huggingface_hub's download bars, their info
+logging) are off too: :func:`quiet_libraries`, called where a model is loaded and by
+:func:`silence`, is the one place that decides it.
+"""
 from __future__ import annotations
 
 import os
 import sys
-from typing import Any
+import time
+from typing import Any, Iterable, Iterator
 
 from tqdm.auto import tqdm
 
 QUIET_ENV = "TQDM_DISABLE"
+INTERVAL_ENV = "GECSCORE_PROGRESS_INTERVAL"
+PLAIN_INTERVAL_S = 60.0
+# the process (not its workers) whose long work logs plain lines even where a caller asked for
+# no bar (the CLI: a metric object asks for none, being built for training loops too)
+_PLAIN_LINES_PID: int | None = None
+
+
+def log_plain_lines() -> None:
+    """In this process (a command line run), log plain progress lines without a terminal even
+    for work whose caller asked for no bar; worker processes it starts stay silent."""
+    global _PLAIN_LINES_PID
+    _PLAIN_LINES_PID = os.getpid()
+
+
+def silenced() -> bool:
+    """``$TQDM_DISABLE`` is set to a true value (``--quiet`` sets it)."""
+    return os.environ.get(QUIET_ENV, "").strip().lower() not in ("", "0", "false", "no")
+
+
+def _stderr_is_terminal() -> bool:
+    return bool(getattr(sys.stderr, "isatty", lambda: False)())
 
 
 def wanted(requested: bool = True, size: int | None = None, minimum: int = 0) -> bool:
@@ -16,20 +48,118 @@ def wanted(requested: bool = True, size: int | None = None, minimum: int = 0) ->
     and not silenced."""
     if not requested or (size is not None and size < minimum):
         return False
-    if os.environ.get(QUIET_ENV, "").strip().lower() not in ("", "0", "false", "no"):
+    if silenced():
         return False
-    return bool(getattr(sys.stderr, "isatty", lambda: False)())
+    return _stderr_is_terminal()
+
+
+def plain_wanted(requested: bool = True, size: int | None = None, minimum: int = 0) -> bool:
+    """Whether to log plain progress lines: asked for (or this is the command-line process, see
+    :func:`log_plain_lines`), large enough, not silenced, and stderr not a terminal (where a bar
+    is drawn instead)."""
+    requested = requested or _PLAIN_LINES_PID == os.getpid()
+    if not requested or (size is not None and size < minimum) or silenced():
+        return False
+    return not _stderr_is_terminal()
+
+
+def plain_interval() -> float:
+    """Seconds between plain progress lines (``$GECSCORE_PROGRESS_INTERVAL``, default 60)."""
+    try:
+        return max(0.0, float(os.environ.get(INTERVAL_ENV, PLAIN_INTERVAL_S)))
+    except ValueError:
+        return PLAIN_INTERVAL_S
+
+
+class PlainProgress:
+    """The part of tqdm's interface gecscore uses (iterate, ``update``, ``with``, ``close``),
+    writing ``gecscore: <desc>: n/total (p%), <s> s`` to stderr at most every
+    :func:`plain_interval` seconds, and a last line when done if any line was written."""
+
+    def __init__(self, iterable: Iterable | None, desc: str, total: int | None, unit: str = "it"):
+        self.iterable = iterable
+        self.desc = desc
+        self.total = total
+        self.unit = unit
+        self.n = 0
+        self.interval = plain_interval()
+        self.start = self.last = time.monotonic()
+        self.lines = 0
+        self.closed = False
+
+    def _line(self, text: str) -> None:
+        print(f"gecscore: {self.desc}: {text}", file=sys.stderr, flush=True)
+        self.lines += 1
+
+    def _counts(self) -> str:
+        if self.total:
+            return f"{self.n}/{self.total} {self.unit} ({100 * self.n / self.total:.0f}%)"
+        return f"{self.n} {self.unit}"
+
+    def update(self, n: int = 1) -> None:
+        self.n += n
+        now = time.monotonic()
+        if now - self.last >= self.interval:
+            self.last = now
+            self._line(f"{self._counts()}, {now - self.start:.0f} s")
+
+    def __iter__(self) -> Iterator:
+        try:
+            for item in self.iterable if self.iterable is not None else ():
+                yield item
+                self.update()
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        if self.closed:
+            return
+        self.closed = True
+        if self.lines:
+            self._line(f"done, {self._counts()} in {time.monotonic() - self.start:.0f} s")
+
+    def __enter__(self) -> "PlainProgress":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
 
 
 def bar(iterable: Any = None, *, desc: str, total: int | None = None, requested: bool = True,
-        minimum: int = 0, **options: Any) -> tqdm:
-    """A tqdm bar on stderr that is shown only when :func:`wanted`."""
+        minimum: int = 0, **options: Any) -> tqdm | PlainProgress:
+    """A tqdm bar on stderr when :func:`wanted`; plain progress lines when stderr is not a
+    terminal (:func:`plain_wanted`); otherwise a disabled bar."""
     if total is None and iterable is not None and hasattr(iterable, "__len__"):
         total = len(iterable)
+    if plain_wanted(requested, total, minimum):
+        return PlainProgress(iterable, desc, total, options.get("unit", "it"))
     return tqdm(iterable, desc=desc, total=total, file=sys.stderr, leave=False,
                 disable=not wanted(requested, total, minimum), **options)
 
 
+def quiet_libraries(requested: bool = True) -> None:
+    """Turn off transformers' and huggingface_hub's progress bars and info logging when
+    gecscore's own progress is off (not asked for, silenced, or stderr not a terminal): before
+    they are imported through their environment variables, after it through their switches.
+    Call it before loading a model."""
+    if wanted(requested):
+        return
+    os.environ["HF_HUB_DISABLE_PROGRESS_BARS"] = "1"
+    os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
+    os.environ.setdefault("TRANSFORMERS_NO_ADVISORY_WARNINGS", "1")
+    if "huggingface_hub" in sys.modules:
+        from huggingface_hub.utils import disable_progress_bars
+
+        disable_progress_bars()
+    if "transformers" in sys.modules:
+        from transformers.utils import logging as transformers_logging
+
+        transformers_logging.disable_progress_bar()
+        transformers_logging.set_verbosity_error()
+
+
 def silence() -> None:
-    """Silence every bar of this process (and of the worker processes it starts)."""
+    """Silence every bar and progress line of this process (and of the worker processes it
+    starts), the libraries' included."""
     os.environ[QUIET_ENV] = "1"
+    quiet_libraries(False)

@@ -18,9 +18,11 @@ installed here. ``--gecscore-requirement SPEC`` (e.g. ``gecscore==0.1.0`` once r
 installs gecscore from that line instead and vendors nothing.
 
 Publishing owns that folder and nothing else: it is marked with a stamp file
-(``.gecscore-space``), built in a temporary sibling and renamed into place. An existing
-``<out>/<name>`` is replaced only when it carries the stamp and holds nothing but the files a
-build writes; a folder without the stamp (e.g. ``--out metrics``, whose ``metrics/<name>`` holds
+(``.gecscore-space``) that lists every file the build wrote, built in a temporary sibling and
+renamed into place. An existing ``<out>/<name>`` is replaced only when it carries the stamp and
+holds, at any depth, nothing but the files the stamp lists (and Python's bytecode caches); a
+file anywhere else in it (e.g. ``gecscore/chunks/notes.txt``) makes the build refuse, so no file
+publishing did not write is ever deleted. A folder without the stamp (e.g. ``--out metrics``, whose ``metrics/<name>`` holds
 the metric's own sources), a symlink, or a folder holding or inside the sources is refused
 before anything is written.
 """
@@ -200,10 +202,13 @@ def assemble(name: str, out: str | Path, *, root: Path | None = None,
     ``<out>/<name>`` is refused with a :class:`GecInputError` and left untouched."""
     sources = SpaceSources.find(name, root)
     header = card_header(sources.card)
+    from gecscore.outputs import check_output_folder
+
     folder = Path(out) / name
     vendor = not gecscore_requirement
     built = {CARD, APP, REQUIREMENTS, f"{name}.py", VENDORED, PYCACHE}   # what a build may hold
     check_build_folder(folder, built, sources)
+    check_output_folder(folder, "the Space folder")
     sdk_version = header.get("sdk_version")
     requirements = space_requirements(sources.requirements.read_text(encoding="utf-8"), gecscore_requirement,
                                       str(sdk_version) if sdk_version else None)
@@ -216,8 +221,7 @@ def assemble(name: str, out: str | Path, *, root: Path | None = None,
         (staging / REQUIREMENTS).write_text(requirements, encoding="utf-8")
         if vendor:
             shutil.copytree(library_source(), staging / VENDORED, ignore=_NOT_VENDORED)
-        (staging / STAMP).write_text(f"built by gecscore publish {name} ({__version__}); "
-                                     "replaced on every build\n", encoding="utf-8")
+        (staging / STAMP).write_text(stamp_text(name, staging), encoding="utf-8")
         staging.chmod(0o755)
         if folder.exists():
             _remove_build(folder, built)
@@ -234,6 +238,50 @@ def library_source() -> Path:
     return Path(__file__).resolve().parent
 
 
+MANIFEST_HEAD = "files written:"
+
+
+def stamp_text(name: str, folder: Path) -> str:
+    """The stamp: who built the folder, then every file in it (what a rebuild may delete)."""
+    files = sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file())
+    return (f"built by gecscore publish {name} ({__version__}); replaced on every build\n"
+            f"{MANIFEST_HEAD}\n" + "".join(f"{f}\n" for f in files))
+
+
+def written_files(folder: Path, built: set[str]) -> set[str]:
+    """The files a previous build wrote into ``folder`` (relative, POSIX): the stamp's list; for
+    a stamp without one (an older gecscore), the top-level build files and the vendored files
+    that exist in this library's source."""
+    if not (folder / STAMP).is_file():   # an empty folder taken over: nothing written yet
+        return set()
+    lines = (folder / STAMP).read_text(encoding="utf-8", errors="replace").splitlines()
+    if MANIFEST_HEAD in lines:
+        return set(lines[lines.index(MANIFEST_HEAD) + 1:]) - {""}
+    library = library_source()
+    vendored = {f"{VENDORED}/{p.relative_to(library).as_posix()}" for p in library.rglob("*") if p.is_file()}
+    return {n for n in built if n not in _BUILT_FOLDERS} | vendored
+
+
+def _is_bytecode_cache(relative: Path) -> bool:
+    """A file Python writes when the folder's code runs (``__pycache__/*.pyc``): removable."""
+    return relative.parent.name == PYCACHE and relative.suffix == ".pyc"
+
+
+def foreign_entries(folder: Path, built: set[str]) -> list[str]:
+    """Everything under ``folder``, at any depth, that a rebuild must not delete: files the
+    build did not write (and that are not bytecode caches), links, and anything not a plain
+    file or folder."""
+    written = written_files(folder, built) | {STAMP}
+    foreign = []
+    for path in sorted(folder.rglob("*")):
+        relative = path.relative_to(folder)
+        if path.is_symlink() or not (path.is_file() or path.is_dir()):
+            foreign.append(f"{relative.as_posix()} (a link or special file)")
+        elif path.is_file() and relative.as_posix() not in written and not _is_bytecode_cache(relative):
+            foreign.append(relative.as_posix())
+    return foreign
+
+
 def check_build_folder(folder: Path, built: set[str], sources: SpaceSources) -> None:
     """Refuse a ``folder`` that publishing does not own (see the module docstring)."""
     protected = [sources.script, sources.card, sources.app, sources.requirements]
@@ -242,16 +290,16 @@ def check_build_folder(folder: Path, built: set[str], sources: SpaceSources) -> 
         path = path.resolve()
         if target == path or target in path.parents:
             raise GecInputError(f"refusing to build over the metric's sources ({path} is inside it); "
-                                "choose another --out", str(folder))
+                                "choose another output folder", str(folder))
     if folder.is_symlink() or (folder.exists() and not folder.is_dir()):
         raise GecInputError("refusing to replace something that is not a folder gecscore publish built; "
-                            "choose another --out", str(folder))
+                            "choose another output folder", str(folder))
     if not folder.exists():
         return
     present = {p.name for p in folder.iterdir()}
     if present and STAMP not in present:
         raise GecInputError(f"refusing to overwrite a folder gecscore publish did not build (no {STAMP} "
-                            f"stamp; it holds {', '.join(sorted(present)[:5])}); choose another --out",
+                            f"stamp; it holds {', '.join(sorted(present)[:5])}); choose another output folder",
                             str(folder))
     unexpected = sorted(present - built - {STAMP})
     if unexpected:
@@ -262,18 +310,30 @@ def check_build_folder(folder: Path, built: set[str], sources: SpaceSources) -> 
     if odd:
         raise GecInputError(f"refusing to overwrite a folder holding links or folders ({', '.join(sorted(odd))})",
                             str(folder))
+    foreign = foreign_entries(folder, built)
+    if foreign:
+        more = f" and {len(foreign) - 5} more" if len(foreign) > 5 else ""
+        raise GecInputError(f"refusing to overwrite a folder holding files gecscore publish did not write "
+                            f"({', '.join(foreign[:5])}{more}); move them away or choose another output folder",
+                            str(folder))
 
 
 def _remove_build(folder: Path, built: set[str]) -> None:
-    """Delete a previous build: its known files one by one, then the (now empty) folder."""
-    for name in sorted(built - set(_BUILT_FOLDERS)):
-        (folder / name).unlink(missing_ok=True)
-    for name in _BUILT_FOLDERS:
-        path = folder / name
-        if path.is_dir() and not path.is_symlink():   # checked by check_build_folder too
-            shutil.rmtree(path)
+    """Delete a previous build: the files it wrote and bytecode caches (all that
+    :func:`check_build_folder` let through), one by one and nothing else, then its folders,
+    deepest first, then the stamp. A folder that is not empty then (something appeared
+    meanwhile) is kept, and the build fails."""
+    written = written_files(folder, built)
+    for path in sorted(folder.rglob("*"), key=lambda p: len(p.parts), reverse=True):
+        relative = path.relative_to(folder)
+        if path.is_file() and not path.is_symlink() and (relative.as_posix() in written
+                                                         or _is_bytecode_cache(relative)):
+            path.unlink()
+    for path in sorted(folder.rglob("*"), key=lambda p: len(p.parts), reverse=True):
+        if path.is_dir() and not path.is_symlink():
+            path.rmdir()
     (folder / STAMP).unlink(missing_ok=True)
-    folder.rmdir()  # fails (and keeps the folder) if anything appeared meanwhile
+    folder.rmdir()
 
 
 def _warn_sdk_version(header: dict, card: Path) -> None:

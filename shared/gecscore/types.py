@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Mapping, NamedTuple, Sequence
+from typing import Any, Mapping, NamedTuple, Sequence
 
 Tokens = tuple[str, ...]
 
@@ -127,11 +127,15 @@ class Gold:
     def from_errors(cls, source: Sequence[str], errors: Sequence[GoldError], numann: int, *,
                     id: str = "", script: str = "1", line: int = 0) -> "Gold":
         """A gold stated as I-measure errors (the XML form): annotator k's edits are those of its
-        alternatives, in error order; annotators 0..numann-1 are present even without edits."""
-        annotations: dict[int, list[Edit]] = {annotator: [] for annotator in range(numann)}
+        alternatives, in error order. The file names only annotators that have an alternative;
+        ``numann`` counts all, so annotators without edits get the smallest ids not used (ids
+        0 and 7 stay 0 and 7: a gap in the ids adds no empty annotator)."""
+        annotations: dict[int, list[Edit]] = {}
         for error in errors:
             for alt in error.alternatives:
                 annotations.setdefault(alt.annotator, []).extend(alt.edits)
+        for annotator in _unused_ids(annotations, numann - len(annotations)):
+            annotations[annotator] = []
         return cls(tuple(source), {k: tuple(annotations[k]) for k in sorted(annotations)}, line, id,
                    script, tuple(errors), numann)
 
@@ -153,6 +157,17 @@ class Gold:
         """One target per annotator (its edits applied); the unchanged source if there is no
         annotator. Built once and reused (a gold is shared by every system scored against it)."""
         return self._targets
+
+
+def _unused_ids(used: Mapping[int, Any], count: int) -> list[int]:
+    """The ``count`` smallest non-negative integers not in ``used``."""
+    found: list[int] = []
+    candidate = 0
+    while len(found) < count:
+        if candidate not in used:
+            found.append(candidate)
+        candidate += 1
+    return found
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,6 +241,8 @@ class GoldCorpus:
     sentences: tuple[Gold, ...]
     origin: str
     path: str = ""
+    # the signature facts of the profile that extracted the edits (e.g. ERRANT's and spaCy's versions)
+    extracted_by: tuple[tuple[str, str], ...] = ()
 
     def __len__(self) -> int:
         return len(self.sentences)
@@ -236,7 +253,7 @@ class GoldCorpus:
 
     def facts(self) -> tuple[tuple[str, str], ...]:
         """What a signature records of this gold: references per sentence and the edits' origin."""
-        return (("refs", self.references_label()), ("gold", self.origin))
+        return (("refs", self.references_label()), ("gold", self.origin), *self.extracted_by)
 
     def references_label(self) -> str:
         """The number of references (annotators) per sentence, or ``var`` when it varies."""

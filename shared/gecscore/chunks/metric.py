@@ -67,7 +67,7 @@ class _ChunkMetric(Metric):
 
     def reference_options(self) -> tuple[tuple[str, Any], ...]:
         """CLEME and CLEME2.0 build the same reference side (the gold's targets)."""
-        return (("reference side", "chunks"), ("tokenize", self.tokenize))
+        return (("reference side", "chunks"), ("tokenize", self.tokenize), ("lang", self.lang))
 
     def hypotheses(self, prepared: Prepared, predictions: Predictions, work: dict[str, Any]
                    ) -> tuple[list[Target], bool]:
@@ -91,7 +91,7 @@ class _ChunkMetric(Metric):
         hypotheses, extracted = self.hypotheses(prepared, predictions, work)
         samples = self.samples(prepared, hypotheses)
         # the partition depends on no option: every CLEME configuration of a system shares it
-        key = f"chunk partitions:{'errant' if extracted else 'given'}:tok={self.tokenize}"
+        key = f"chunk partitions:{self.lang if extracted else 'given'}:tok={self.tokenize}"
         partitions = work.get(key)
         if partitions is None:
             partitions = work[key] = partition_corpus(samples)

@@ -14,19 +14,20 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
+import re
 import sys
 import warnings
 
 from gecscore.version import __version__
 from gecscore.errors import GecInputError, GecOptionError, MissingModelError
 from gecscore.judge.types import JudgeError
-from gecscore.progress import silence
+from gecscore.progress import log_plain_lines, silence
 
 COMMAND_MODULES = (
     "gecscore.cli.score",
     "gecscore.cli.imeasure",
     "gecscore.cli.leaderboard",
-    "gecscore.cli.errant", "gecscore.cli.compare",
+    "gecscore.cli.errant", "gecscore.cli.para_to_m2", "gecscore.cli.compare",
     "gecscore.cli.publish",
 )
 
@@ -42,26 +43,66 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def command_flags(parser: argparse.ArgumentParser, command: str) -> dict[str, str]:
+    """The command's options by Python name: ``{"model": "--model", "no_cache": "--no-cache"}``."""
+    subparsers = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    flags: dict[str, str] = {}
+    for action in subparsers.choices[command]._actions:
+        long = [s for s in action.option_strings if s.startswith("--")]
+        if long:
+            flags[action.dest] = long[0]
+    return flags
+
+
+def in_cli_vocabulary(text: str, flags: dict[str, str]) -> str:
+    """A library message with its options spelt as on this command line.
+
+    The library names an option by its Python name: ``model=`` (the option), ``tokenize=True``
+    (a switch turned on) or ``backend='replay'`` (a value); here they become ``--model``,
+    ``--tokenize`` and ``--backend replay``. Names the command does not take stay as they are."""
+    if not flags:
+        return text
+    names = "|".join(re.escape(name) for name in sorted(flags, key=len, reverse=True))
+    pattern = re.compile(rf"(?<![\w.-])({names})=(?:(True)\b|'([^']*)'|(?=[\s,.;:)]|$))")
+
+    def spelt(match: re.Match) -> str:
+        flag = flags[match.group(1)]
+        return f"{flag} {match.group(3)}" if match.group(3) is not None else flag
+
+    return pattern.sub(spelt, text)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    flags = command_flags(parser, args.command)
+    args.cli_flags = flags   # for a command printing library text itself (in_cli_vocabulary)
 
     def show_warning(message, category, filename, lineno, file=None, line=None):
-        print(f"gecscore {args.command}: warning: {message}", file=sys.stderr)
+        print(f"gecscore {args.command}: warning: {in_cli_vocabulary(str(message), flags)}", file=sys.stderr)
 
     warnings.showwarning = show_warning
     if getattr(args, "quiet", False):
         silence()
+    else:
+        log_plain_lines()
     try:
         return args.run(args) or 0
     except BrokenPipeError:  # the reader went away (| head): stop quietly, as Unix tools do
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     except GecOptionError as error:
-        print(f"gecscore {args.command}: error: {error.for_cli()}", file=sys.stderr)
+        print(f"gecscore {args.command}: error: {in_cli_vocabulary(error.for_cli(), flags)}", file=sys.stderr)
         return 2
     except (GecInputError, MissingModelError, JudgeError, ValueError) as error:
-        print(f"gecscore {args.command}: error: {error}", file=sys.stderr)
+        print(f"gecscore {args.command}: error: {in_cli_vocabulary(str(error), flags)}", file=sys.stderr)
+        return 2
+    except OSError as error:
+        if error.filename is None:   # not about a file the user named: unexpected
+            raise
+        # a file or folder the command could not read or write (the output helper names most
+        # of them first; this catches the rest): a set-up error, not a bug
+        print(f"gecscore {args.command}: error: {error.filename}: {error.strerror or error}", file=sys.stderr)
         return 2
 
 

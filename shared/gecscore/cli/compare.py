@@ -51,6 +51,15 @@ def metric_options(pairs: list[str]) -> dict:
     return options
 
 
+def system_labels(paths: list[str]) -> list[str]:
+    """How systems are named in the table: the file stem (``AMU`` for ``systems/AMU.txt``), as
+    the leaderboard names them; the paths as given when two stems collide (or for stdin)."""
+    from pathlib import Path
+
+    stems = [Path(path).stem if path != "-" else "-" for path in paths]
+    return stems if len(set(stems)) == len(stems) and all(stems) else list(paths)
+
+
 def run(args: argparse.Namespace) -> int:
     import gecscore
     from gecscore.errors import GecInputError
@@ -61,7 +70,9 @@ def run(args: argparse.Namespace) -> int:
         raise GecInputError("give at least two systems: --hyp BASELINE.txt SYSTEM.txt ...")
     config = SignificanceConfig(args.bootstrap, args.randomisation, args.seed, args.confidence)
     prepared = prepare_gold(args, metric)
-    results = [(name, metric.score(prepared, predictions)) for name, predictions in read_systems(args, prepared)]
+    systems = read_systems(args, prepared)
+    labels = system_labels([name for name, _ in systems])
+    results = [(label, metric.score(prepared, predictions)) for label, (_, predictions) in zip(labels, systems)]
     comparisons = compare_against_baseline(results, config)
     if args.json:
         print(json.dumps({"metric": args.metric, "signature": str(results[0][1].signature),

@@ -40,6 +40,11 @@ def register(subparsers) -> None:
     parser.add_argument("-cat", type=int, choices=(1, 2, 3),
                         help="per-type table: 1 operation (M/R/U), 2 main type, 3 full type")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    from gecscore.cli.options import add_option_flag
+    from gecscore.options import LanguageOptions, fields_of
+
+    for f in fields_of(LanguageOptions):   # --lang, declared once (zh: ChERRANT's char-level scorer)
+        add_option_flag(parser, f)
     parser.set_defaults(run=run, metric="errant", mode="cs")
 
 
@@ -47,6 +52,13 @@ def run(args: argparse.Namespace) -> int:
     from gecscore.errors import GecInputError
     from gecscore.m2.errant_compare import CompareOptions, compare, edits_from_text, format_report, read_edits
 
+    from gecscore.lang.profiles import check_lang
+
+    check_lang(args.lang)
+    if args.lang == "zh":   # ChERRANT's parallel files or char-level M2, and its scorer
+        from gecscore.cli.errant_zh import run_zh
+
+        return run_zh(args)
     options = CompareOptions(args.beta, args.mode, args.single, args.multi, frozenset(args.filt))
     if args.src:
         from gecscore.io.text import check_line_count, read_lines
@@ -55,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
         hyps = check_line_count(args.hyp, read_lines(args.hyp), len(sources), args.src)
         refs = [check_line_count(path, read_lines(path), len(sources), args.src) for path in args.ref]
         hyp_edits, ref_edits = edits_from_text(sources, hyps, [list(r) for r in zip(*refs)],
-                                               tokenize=args.tokenize)
+                                               tokenize=args.tokenize, lang=args.lang)
     else:
         if len(args.ref) != 1:
             raise GecInputError("give one reference M2 file (-ref REF.m2); several -ref need --src")

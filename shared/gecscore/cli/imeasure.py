@@ -18,12 +18,18 @@ def register(subparsers) -> None:
 
 def run_convert(args: argparse.Namespace) -> int:
     from gecscore.imeasure.gold import m2_to_ixml
-    from gecscore.io.ixml import write_ixml
-    from gecscore.io.m2 import read_m2
+    from gecscore.io.ixml import check_xml_lines, write_ixml
+    from gecscore.io.m2 import parse_m2
+    from gecscore.io.text import read_lines
 
+    from gecscore.outputs import check_output_file
+
+    check_output_file(args.output, "OUT.xml")
+    lines = read_lines(args.input)
+    check_xml_lines(lines, str(args.input))
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        sentences = read_m2(args.input, strict=not args.lenient)
+        sentences = list(parse_m2(lines, str(args.input), strict=not args.lenient))
     for warning in caught:
         print(f"gecscore m2-to-ixml: warning: {warning.message}", file=sys.stderr)
     write_ixml(m2_to_ixml(sentences), args.output)

@@ -15,13 +15,17 @@ def add_input_arguments(parser: argparse.ArgumentParser, *, reference_free: bool
     group = parser.add_argument_group(title)
     group.add_argument("--src", metavar="SRC.txt", required=reference_free,
                        help="source, one tokenised sentence per line")
-    group.add_argument("--hyp", metavar="HYP.txt", nargs="+", required=reference_free,
-                       help="hypothesis, one tokenised sentence per line; several files score several "
-                            "systems against one prepared reference side ('-' reads standard input)")
+    group.add_argument("--hyp", "-hyp", metavar="HYP.txt", nargs="+", required=reference_free,
+                       help="hypothesis, one tokenised sentence per line, or a parallel file (id<TAB>source"
+                            "<TAB>prediction, as ChERRANT's); several files score several systems against one "
+                            "prepared reference side ('-' reads standard input)")
     if reference_free:
         return
     group.add_argument("--m2", metavar="GOLD.m2", help="gold edits (M2)")
     group.add_argument("--xml", metavar="GOLD.xml", help="I-measure XML gold")
+    group.add_argument("--para", metavar="GOLD.txt",
+                       help="gold as ChERRANT's parallel file: id<TAB>source<TAB>reference[<TAB>reference...] "
+                            "(没有错误 / 无法标注 as ChERRANT reads them; edits by the --lang profile)")
     group.add_argument("--ref", metavar="REF.txt", action="append", default=[],
                        help="a reference file (repeat for several references); edits by ERRANT")
     group.add_argument("--hyp-m2", metavar="HYP.m2", help="hypothesis edits given as M2 (first annotator)")
@@ -36,7 +40,9 @@ def add_output_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def prepare_gold(args: argparse.Namespace, metric):
-    """The metric's prepared reference side from --m2, --xml or --src/--ref."""
+    """The metric's prepared reference side from --m2, --xml or --src/--ref (the command's
+    output files are checked first: see :func:`check_outputs`)."""
+    check_outputs(args)
     from gecscore.io.text import check_line_count, read_lines
     from gecscore.types import GoldCorpus
 
@@ -47,9 +53,12 @@ def prepare_gold(args: argparse.Namespace, metric):
     if metric.name == "dsgram":
         sources = read_lines(args.src, allow_empty=False)
         return metric.prepare_text(sources)
-    given = [name for name in ("m2", "xml", "src") if getattr(args, name)]
+    given = [name for name in ("m2", "xml", "para", "src") if getattr(args, name, None)]
     if len(given) != 1:
-        raise GecInputError("give exactly one gold: --m2 GOLD.m2, --xml GOLD.xml or --src SRC.txt --ref REF.txt ...")
+        raise GecInputError("give exactly one gold: --m2 GOLD.m2, --xml GOLD.xml, --para GOLD.txt or --src SRC.txt "
+                            "--ref REF.txt ...")
+    if args.para:
+        return metric.prepare_para(args.para)
     if args.m2:
         from gecscore.io.m2 import read_m2
 
@@ -80,7 +89,25 @@ def read_systems(args: argparse.Namespace, prepared) -> list[tuple[str, list]]:
     if len(set(args.hyp)) < len(args.hyp):
         raise GecInputError("a --hyp file is given twice")
     against = "the source" if args.src else "the gold"
-    return [(path, list(check_line_count(path, read_lines(path), len(prepared), against))) for path in args.hyp]
+    return [(path, hypothesis_lines(path, prepared, against)) for path in args.hyp]
+
+
+def hypothesis_lines(path: str, prepared, against: str) -> list[str]:
+    """The predictions of a --hyp file: plain lines, or a parallel file's prediction column
+    (``id<TAB>source<TAB>prediction``, every line with at least two tabs)."""
+    from gecscore.io.text import check_line_count, read_lines
+
+    lines = read_lines(path)
+    if lines and all(line.count("\t") >= 2 for line in lines if line.strip()):
+        from gecscore.io.para import parse_para
+
+        para = parse_para(lines, path)
+        if len(para) != len(prepared):
+            raise GecInputError(f"{len(para)} sentences but {against} has {len(prepared)}", path)
+        if any(len(targets) != 1 for targets in para.targets):
+            raise GecInputError("a parallel hypothesis file has one prediction a line", path)
+        return [targets[0] for targets in para.targets]
+    return list(check_line_count(path, lines, len(prepared), against))
 
 
 def read_predictions(args: argparse.Namespace, prepared) -> list:
@@ -104,13 +131,31 @@ def read_predictions(args: argparse.Namespace, prepared) -> list:
         raise GecInputError("give the system output: --hyp HYP.txt" + ("" if hyp_m2 is None else " or --hyp-m2 HYP.m2"))
     if len(args.hyp) != 1:
         raise GecInputError("this command scores one system: give one --hyp file")
-    return check_line_count(args.hyp[0], read_lines(args.hyp[0]), len(prepared), "the source" if args.src else "the gold")
+    return hypothesis_lines(args.hyp[0], prepared, "the source" if args.src else "the gold")
 
 
 def write_json_lines(path: str, records: Iterable[dict]) -> None:
-    with open(path, "w", encoding="utf-8") as handle:
+    """Write ``records`` as JSON Lines through the output helper (a bad path is a one-line error)."""
+    from gecscore.outputs import open_output
+
+    with open_output(path, "w", "--per-sentence") as handle:
         for record in records:
             handle.write(json.dumps(record, ensure_ascii=False) + "\n")
+
+
+# the file outputs a scoring command may take, checked before any work (see check_outputs)
+OUTPUT_FILE_OPTIONS = ("per_sentence", "transcript", "export_batch")
+
+
+def check_outputs(args: argparse.Namespace) -> None:
+    """Check every output file the command was given before the scoring starts, so a path that
+    is a folder or lies under a file fails at once, naming the option, not after minutes."""
+    from gecscore.outputs import check_output_file
+
+    for option in OUTPUT_FILE_OPTIONS:
+        path = getattr(args, option, None)
+        if path:
+            check_output_file(path, "--" + option.replace("_", "-"))
 
 
 def print_result(result: dict, as_json: bool) -> None:

@@ -33,18 +33,24 @@ def add_config_arguments(parser: argparse.ArgumentParser, config_type: type) -> 
     titles = ["options", *dict.fromkeys(title for _, title in GROUPS)]
     used = {_group_title(f.name) for f in fields_of(config_type) if f.metadata["cli"]}
     groups: dict[str, Any] = {title: parser.add_argument_group(title) for title in titles if title in used}
+    vocabulary = {f.name: flag(f.name) for f in fields_of(config_type)}
     for f in fields_of(config_type):
         if f.metadata["cli"]:
-            add_option_flag(groups[_group_title(f.name)], f, conditions_of(config_type).get(f.name))
+            add_option_flag(groups[_group_title(f.name)], f, conditions_of(config_type).get(f.name),
+                            vocabulary=vocabulary)
 
 
 def add_option_flag(group, f: dataclasses.Field, rule=None, *, prefix: str = "", dest_prefix: str = "",
-                    run_wide: bool = False) -> None:
+                    run_wide: bool = False, vocabulary: dict[str, str] | None = None) -> None:
     """The flag of one declared option: ``--<prefix><name>`` with its help, choices, type and
-    default (``run_wide``: no default, so that each configuration keeps its own unless set)."""
+    default (``run_wide``: no default, so that each configuration keeps its own unless set).
+    The help names options as Python does (``scorer='none'``); ``vocabulary`` (option name ->
+    flag) spells them as this command line does."""
+    from gecscore.cli import in_cli_vocabulary
+
     meta = f.metadata
     default = f.default
-    help_text = meta["help"]
+    help_text = in_cli_vocabulary(meta["help"], vocabulary or {})
     dest = dest_prefix + f.name
     if rule is not None:
         help_text += f" [with --{rule.option.replace('_', '-')} {'|'.join(map(str, rule.values))}]"

@@ -24,7 +24,12 @@ def register(subparsers) -> None:
 
     for name in metric_names():
         cls = metric_class(name)
-        parser = subparsers.add_parser(name, help=cls.summary, description=cls.summary)
+        from gecscore.cli import in_cli_vocabulary
+        from gecscore.cli.options import flag
+        from gecscore.options import fields_of
+
+        summary = in_cli_vocabulary(cls.summary, {f.name: flag(f.name) for f in fields_of(cls.config_type)})
+        parser = subparsers.add_parser(name, help=summary, description=summary)
         add_input_arguments(parser, reference_free=not cls.needs_references)
         add_output_arguments(parser)
         add_config_arguments(parser, cls.config_type)
@@ -51,7 +56,9 @@ def run(args: argparse.Namespace) -> int:
     finally:
         judge = judge_of(metric)
         if judge is not None:
-            print(judge.summary(), file=sys.stderr)
+            from gecscore.cli import in_cli_vocabulary
+
+            print(in_cli_vocabulary(judge.summary(), getattr(args, "cli_flags", {})), file=sys.stderr)
             judge.close()
     if judge is not None and judge.exporter is not None:
         # the requests went to a batch file: these scores are not the metric's, print none

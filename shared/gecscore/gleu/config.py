@@ -3,13 +3,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gecscore.options import option, validate
+from gecscore.options import LanguageOptions, option, validate
 
 DEFAULT_ITERATIONS = 500
 
 
 @dataclass(frozen=True)
-class GleuConfig:
+class GleuConfig(LanguageOptions):
     """GLEU (Napoles et al. 2016, "GLEU without tuning"): n-grams 1..order, corpus brevity
     penalty, one randomly drawn reference per sentence in each of ``iterations`` rounds."""
 

@@ -31,10 +31,14 @@ class GleuMetric(Metric[GleuConfig]):
         return self.prepared(gold, state={"references": references})
 
     def prepare_text(self, sources: Sequence[str], references: Any) -> Prepared:
-        """Text references are used as they are (no ERRANT extraction: GLEU reads tokens only);
-        the gold records each reference as one whole-sentence edit (origin ``text``)."""
+        """English text references are used as they are (no ERRANT extraction: GLEU reads
+        tokens only); the gold records each reference as one whole-sentence edit (origin
+        ``text``). Another language's text is read through its profile (Chinese: characters,
+        so GLEU counts character n-grams as Chinese GEC does)."""
         from gecscore import inputs
 
+        if self.lang != "en":
+            return super().prepare_text(sources, references)
         sources, _, references = inputs.parallel(sources, None, references)
         sentences = []
         for number, (source, refs) in enumerate(zip(sources, references), start=1):
@@ -46,7 +50,9 @@ class GleuMetric(Metric[GleuConfig]):
 
     def _score(self, prepared: Prepared, predictions: Predictions, work: dict[str, Any]) -> Result:
         predictions = self.checked_predictions(prepared, predictions)
-        hyps = [tuple(p.tokens) if isinstance(p, Target) else tuple(p.split()) for p in predictions]
+        if predictions and not isinstance(predictions[0], Target):
+            predictions = [Target(tuple(line.split()), ()) for line in self.tokens_of(predictions)]
+        hyps = [tuple(p.tokens) for p in predictions]
         order = self.config.order
         references = prepared.state["references"]
         per_ref = [np.stack([sentence_stats(g.source, h, ref, order) for ref in refs])
@@ -69,4 +75,4 @@ class GleuMetric(Metric[GleuConfig]):
 
     def reference_options(self) -> tuple[tuple[str, Any], ...]:
         """The references' tokens: no option changes them."""
-        return (("reference side", self.name),)
+        return (("reference side", self.name), ("lang", self.lang))

@@ -39,9 +39,7 @@ class IMeasureMetric(Metric):
         if isinstance(predictions[0], Target):
             hypotheses = [p.tokens for p in predictions]
         else:
-            from gecscore.extract.gold import tokenized
-
-            hypotheses = [tuple(line.split()) for line in tokenized(predictions, self.tokenize, "predictions")]
+            hypotheses = [tuple(line.split()) for line in self.tokens_of(predictions)]
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             detail = score_imeasure(list(prepared.gold.sentences), hypotheses, c)
@@ -54,7 +52,8 @@ class IMeasureMetric(Metric):
 
     def reference_options(self) -> tuple[tuple[str, Any], ...]:
         """The candidates encoded in ``prepare`` depend on mixing and on the enumeration bound."""
-        return (("reference side", "imeasure"), ("tokenize", self.tokenize), ("no_mix", self.config.no_mix),
+        return (("reference side", "imeasure"), ("tokenize", self.tokenize), ("lang", self.lang),
+                ("no_mix", self.config.no_mix),
                 ("max_candidates", self.config.max_candidates))
 
 

@@ -688,7 +688,7 @@ def score_imeasure(gold: Sequence[Gold], hypotheses: Sequence[Sequence[str]],
             if found is None:
                 reference = _local_search(source, hypothesis, options, selection, offset)
                 search = "local search"
-                notes.append(f"{where}: {n_combinations:.3g} reference combinations exceed --max-candidates "
+                notes.append(f"{where}: {n_combinations:.3g} reference combinations exceed max_candidates= "
                              f"{max_candidates} and it could not be cut into independent segments; chose the "
                              f"best reference found by a local search over its {len(options)} errors (may not "
                              f"be the maximum)")

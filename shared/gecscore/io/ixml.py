@@ -12,6 +12,7 @@ byte layout of the reference converter (attributes in alphabetical order, one li
 """
 from __future__ import annotations
 
+import re
 import warnings
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -97,12 +98,54 @@ def read_ixml(path: str | Path) -> list[Gold]:
 
 # ---------------------------------------------------------------- writing
 
+# what XML 1.0 cannot hold: control characters but tab, newline and CR; lone surrogates;
+# U+FFFE and U+FFFF. (The I-measure's own parser rejects a file holding any of them.)
+_NOT_XML = re.compile("[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def non_xml_character(text: str) -> int | None:
+    """The index of the first character of ``text`` that XML 1.0 cannot hold, or None."""
+    match = _NOT_XML.search(text)
+    return None if match is None else match.start()
+
+
+def _refusal(character: str) -> str:
+    return (f"character U+{ord(character):04X} cannot be written to XML 1.0 (control characters "
+            f"other than tab/newline/CR, lone surrogates and U+FFFE/U+FFFF are not allowed)")
+
+
+def check_xml_lines(lines: Iterable[str], path: str) -> None:
+    """Refuse, naming ``path``, the line and the column, a line holding a character XML 1.0
+    cannot hold: the converter fails on its input instead of writing a file the I-measure
+    rejects. Whitespace-like control characters (which only separate tokens, and are not
+    written) are let through."""
+    for number, line in enumerate(lines, start=1):
+        for column, character in enumerate(line, start=1):
+            if _NOT_XML.match(character) and not character.isspace():
+                raise IXmlFormatError(_refusal(character), f"{path}:{number}:{column}")
+
+
+def _check_sentence(sentence: Gold) -> None:
+    """Every text the writer puts in the file is XML 1.0 text (else a clear error naming the
+    sentence; the converter checks its input lines first, naming the file and line)."""
+    texts = [" ".join(sentence.source), sentence.id, sentence.script]
+    for error in sentence.errors or ():
+        texts += [error.id, error.type]
+        texts += [" ".join(edit.correction) for alt in error.alternatives for edit in alt.edits]
+    for text in texts:
+        index = non_xml_character(text)
+        if index is not None:
+            where = f"sentence {sentence.id or '?'}" + (f" (line {sentence.line})" if sentence.line else "")
+            raise IXmlFormatError(_refusal(text[index]), where)
+
+
 def to_element(sentences: Iterable[Gold]) -> ET.Element:
     """The XML tree; every sentence needs its error groups (``Gold.errors``; for a gold read from
     M2 see :func:`gecscore.imeasure.gold.with_error_groups`)."""
     root = ET.Element("scripts")
     script_nodes: dict[str, ET.Element] = {}
     for sentence in sentences:
+        _check_sentence(sentence)
         script = script_nodes.get(sentence.script)
         if script is None:
             script = script_nodes[sentence.script] = ET.SubElement(root, "script", id=sentence.script)
@@ -131,4 +174,8 @@ def format_ixml(sentences: Iterable[Gold]) -> str:
 
 
 def write_ixml(sentences: Iterable[Gold], path: str | Path) -> None:
-    Path(path).write_text(format_ixml(sentences), encoding="utf-8")
+    """Write the XML gold to ``path`` (the whole text is built first: a refused character
+    leaves no partial file; a bad path is a clear error)."""
+    from gecscore.outputs import write_output_text
+
+    write_output_text(path, format_ixml(sentences), "I-measure XML gold")

@@ -205,7 +205,7 @@ class OpenAIChatBackend(JudgeBackend):
                                           _retry_after(response.headers.get("retry-after")))
             if status in CONFIG_STATUS:
                 raise JudgeConfigError(f"{self.shown_url} answered {status} for model {self.model!r}: {detail}"
-                                       " (check --base-url, --model and the API key)")
+                                       " (check base_url=, model= and the API key)")
             raise PermanentJudgeError(f"HTTP {status}", f"{self.shown_url} answered {status}: {detail}")
         try:
             return completion_text(response.json())
@@ -269,6 +269,9 @@ class TransformersBackend(JudgeBackend):
         torch, transformers = _import_transformers()
         self._torch = torch
         if isinstance(model, str):
+            from gecscore.progress import quiet_libraries
+
+            quiet_libraries()
             try:
                 tokenizer = tokenizer or transformers.AutoTokenizer.from_pretrained(model)
                 model = transformers.AutoModelForCausalLM.from_pretrained(model, dtype=dtype)
@@ -330,7 +333,7 @@ class TransformersBackend(JudgeBackend):
             with torch.no_grad():
                 generated = self.lm.generate(**inputs, **options)
         except torch.cuda.OutOfMemoryError as error:
-            raise PermanentJudgeError("out of memory", f"{error} (lower --batch-size)") from None
+            raise PermanentJudgeError("out of memory", f"{error} (lower batch_size=)") from None
         new_tokens = generated[:, inputs["input_ids"].shape[1]:]
         return self.tokenizer.batch_decode(new_tokens, skip_special_tokens=True)
 

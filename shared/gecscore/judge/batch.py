@@ -75,7 +75,7 @@ class BatchExport:
             return "batch export: no request to export (every request is answered in the cache)"
         files = ", ".join(str(p) for p in self.paths)
         return (f"batch export: {self.written} requests written to {files}; submit to the Batch API "
-                f"({BATCH_ENDPOINT}), then rerun with --import-batch OUTPUT")
+                f"({BATCH_ENDPOINT}), then rerun with its output as import_batch=")
 
 
 class BatchWriter:
@@ -87,7 +87,7 @@ class BatchWriter:
                  backend: str = "openai", max_requests: int = MAX_BATCH_REQUESTS,
                  max_bytes: int = MAX_BATCH_BYTES):
         if not model:
-            raise GecInputError("a batch file needs the judge model (--model)")
+            raise GecInputError("a batch file needs the judge model (model=)")
         self.path = Path(path)
         self.model = model
         self.backend = backend
@@ -135,9 +135,10 @@ class BatchWriter:
     def _next_part(self) -> None:
         if self._file is not None:
             self._file.close()
+        from gecscore.outputs import open_output
+
         path = part_path(self.path, len(self.result.paths) + 1)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        self._file = open(path, "wb")
+        self._file = open_output(path, "wb", "Batch API requests")
         self.result.paths.append(path)
         self._lines = self._bytes = 0
 

@@ -46,8 +46,9 @@ class JudgeCache:
     def __init__(self, path: str | Path):
         self.path = str(path)
         if self.path != ":memory:":
-            Path(self.path).expanduser().parent.mkdir(parents=True, exist_ok=True)
-            self.path = str(Path(self.path).expanduser())
+            from gecscore.outputs import check_output_file
+
+            self.path = str(check_output_file(self.path, "judge cache"))
         self._lock = threading.Lock()
         self._db = sqlite3.connect(self.path, check_same_thread=False, timeout=30)
         with self._lock:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import sqlite3
 from pathlib import Path
 from typing import Sequence
 
@@ -17,10 +18,36 @@ DEFAULT_API_KEY_ENV = "OPENAI_API_KEY"
 assert set(JUDGE_BACKENDS) == {*BACKENDS, "replay"}, "options.JUDGE_BACKENDS must list every backend"
 
 
+CACHE_ENV = "GECSCORE_JUDGE_CACHE"
+
+
 def default_cache_path() -> Path:
     """``$GECSCORE_JUDGE_CACHE``, else ``~/.cache/gecscore/judge.sqlite``."""
-    env = os.environ.get("GECSCORE_JUDGE_CACHE")
+    env = os.environ.get(CACHE_ENV)
     return Path(env) if env else Path.home() / ".cache" / "gecscore" / "judge.sqlite"
+
+
+def open_judge_cache(cache: str | Path | None) -> JudgeCache:
+    """The judge cache at ``cache`` (None: :func:`default_cache_path`). A cache that cannot be
+    opened (a folder, a path under a file, a ``HOME`` that is a file, no permission) is one
+    clear error naming the path and where it came from: the ``cache`` option (a
+    :class:`GecOptionError`, which each entry point spells its own way), the environment
+    variable, or the default under the home folder."""
+    from gecscore.errors import GecOptionError
+
+    path = Path(cache) if cache else default_cache_path()
+    try:
+        return JudgeCache(path)
+    except GecInputError as error:
+        problem = str(error)
+    except (OSError, sqlite3.Error) as error:
+        problem = f"{path}: cannot open the judge cache ({error})"
+    if cache:
+        raise GecOptionError("cache", f"{problem}; give another judge cache path or turn the cache off "
+                                      "(no_cache=True)")
+    origin = f"${CACHE_ENV}" if os.environ.get(CACHE_ENV) else "the default judge cache under the home folder"
+    raise GecInputError(f"{problem} ({origin}); set ${CACHE_ENV} to a writable file path, give another "
+                        "judge cache path (cache=) or turn the cache off (no_cache=True)")
 
 
 def build_judge(backend: str = "openai", model: str | None = None, *, base_url: str | None = None,
@@ -49,11 +76,11 @@ def build_judge(backend: str = "openai", model: str | None = None, *, base_url: 
     imports = [import_batch] if isinstance(import_batch, (str, Path)) else list(import_batch or ())
     batch = bool(imports or export_batch)
     if batch and backend != "openai":
-        raise GecInputError(f"--export-batch and --import-batch need the openai backend, not {backend}")
+        raise GecInputError(f"export_batch= and import_batch= need backend='openai', not {backend}")
     if batch and no_cache:
-        raise GecInputError("--export-batch and --import-batch work through the judge cache: drop --no-cache")
+        raise GecInputError("export_batch= and import_batch= work through the judge cache: drop no_cache=True")
     if replay is not None and backend != "replay":
-        raise GecInputError("--replay FILE needs --backend replay")
+        raise GecInputError("replay= needs backend='replay'")
     if backend == "openai":
         url = base_url or os.environ.get("OPENAI_BASE_URL") or DEFAULT_BASE_URL
         api_key = os.environ.get(api_key_env) or None
@@ -61,21 +88,21 @@ def build_judge(backend: str = "openai", model: str | None = None, *, base_url: 
             api_key = os.environ.get(HF_TOKEN_ENV) or None  # Inference Providers take a Hub token
         if api_key is None and url.rstrip("/") == DEFAULT_BASE_URL and not batch:
             raise GecInputError(f"the OpenAI API needs a key: set ${api_key_env} "
-                                "(or name another variable with --api-key-env)")
+                                "(or name another variable with api_key_env=)")
         judge_backend = OpenAIChatBackend(model or DEFAULT_MODEL, url, api_key=api_key, timeout=timeout,
                                           max_connections=concurrency)
     elif backend == "replay":
         if replay is None:
-            raise GecInputError("the replay backend needs --replay FILE (a transcript or a DSGram-Eval answer file)")
+            raise GecInputError("the replay backend needs replay= (a transcript or a DSGram-Eval answer file)")
         from gecscore.judge.replay import ReplayBackend
 
         judge_backend = ReplayBackend(replay, model)
         no_cache = True  # answers come from the file; a cache could only hide a changed file
     else:
         if not model:
-            raise GecInputError("the transformers backend needs --model (a local path or Hub id)")
+            raise GecInputError("the transformers backend needs model= (a local path or Hub id)")
         judge_backend = TransformersBackend(model, device=device, batch_size=batch_size)
-    store = None if no_cache else JudgeCache(cache if cache else default_cache_path())
+    store = None if no_cache else open_judge_cache(cache)
     judge = Judge(judge_backend, store, concurrency=concurrency,
                   retry=RetryPolicy(max_retries=max_retries, backoff_s=backoff_s), progress=progress)
     try:

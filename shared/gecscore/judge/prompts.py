@@ -11,6 +11,7 @@ reciprocal matrix (the paper's is not), and its last line names the sentence pai
 from __future__ import annotations
 
 import json
+import re
 from typing import Sequence
 
 from gecscore.judge.types import Message
@@ -157,9 +158,16 @@ def matrix_messages(source: str, hypothesis: str) -> tuple[Message, ...]:
     return (("system", MATRIX_PROMPT), ("user", pair_json(source, hypothesis)))
 
 
+_EDIT_SLOTS = re.compile(r"\{(sentence|edit)\}")
+
+
 def edit_weight_messages(sentence: str, edit: str) -> tuple[Message, ...]:
-    """CLEME2.0 appendix A, one user turn."""
-    return (("user", EDIT_WEIGHT_PROMPT.replace("{sentence}", sentence).replace("{edit}", edit)),)
+    """CLEME2.0 appendix A, one user turn. The slots are filled in one pass, so a sentence that
+    contains ``{edit}`` stays as it is (filling them one after the other would put the edit
+    into the sentence, and two different (sentence, edit) pairs would ask the same prompt and
+    share one cached answer)."""
+    values = {"sentence": sentence, "edit": edit}
+    return (("user", _EDIT_SLOTS.sub(lambda match: values[match.group(1)], EDIT_WEIGHT_PROMPT)),)
 
 
 # ------------------------------------------------------------------ reading requests back

@@ -78,11 +78,12 @@ class TranscriptWriter:
     a request recorded as failed gets a second line if it is answered later."""
 
     def __init__(self, path: str | Path, backend: str, model: str):
+        from gecscore.outputs import open_output
+
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         self.backend = backend
         self.model = model
-        self._file = open(self.path, "w", encoding="utf-8")
+        self._file = open_output(self.path, "w", "judge transcript")
         self._recorded: dict[str, bool] = {}  # key -> recorded with an answer
         self._lock = threading.Lock()
         self.lines = 0
@@ -169,7 +170,7 @@ class _Published:
         kind = prompt_kind(request.messages)
         if kind != "scores":
             raise ReplayMissError(self.path, request, why="holds DSGram sub-score answers only (use "
-                                  "--weights equal), not an answer for")
+                                  "weights='equal'), not an answer for")
         pair = prompt_subject(request.messages)
         if pair is None:
             raise ReplayMissError(self.path, request, why="cannot read the sentence pair of")

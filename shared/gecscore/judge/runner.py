@@ -123,7 +123,7 @@ class Judge:
             raise JudgeConfigError(f"batch files are for OpenAI-compatible endpoints, not the "
                                    f"{self.backend.label} backend")
         if self.cache is None:
-            raise JudgeConfigError("a batch round trip needs the judge cache (drop --no-cache)")
+            raise JudgeConfigError("a batch round trip needs the judge cache (drop no_cache=True)")
         self.exporter = BatchWriter(path, self.backend.model, self.cache, backend=self.backend.name, **limits)
         return self.exporter
 
@@ -131,7 +131,7 @@ class Judge:
         """Store the answers of a Batch API output (or error) file in the cache; see
         :func:`gecscore.judge.batch.import_batch`. The summary is added to :meth:`summary`."""
         if self.cache is None:
-            raise JudgeConfigError("a batch round trip needs the judge cache (drop --no-cache)")
+            raise JudgeConfigError("a batch round trip needs the judge cache (drop no_cache=True)")
         result = import_batch(path, self.cache, requests_path=requests_path)
         self.batch_imports.append(result)
         return result

@@ -45,12 +45,12 @@ class JudgeRequest:
         """sha256 of (backend, model, messages, sampling, attempt); nothing secret goes in."""
         payload = {"backend": backend, "model": model, **self.record()}
         text = json.dumps(payload, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-        return hashlib.sha256(text.encode("utf-8")).hexdigest()
+        return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
     def content_key(self) -> str:
         """sha256 of (messages, sampling, attempt): the request whoever answers it (replay files)."""
         text = json.dumps(self.record(), sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-        return hashlib.sha256(text.encode("utf-8")).hexdigest()
+        return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
     def record(self) -> dict:
         """The request as JSON-ready data (cache rows, transcripts); :meth:`from_record` inverts it."""

@@ -17,19 +17,13 @@ classify (ERRANT's steps), and its :meth:`~LanguageProfile.facts` go into the si
 """
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 from typing import Any, Protocol, Sequence, runtime_checkable
 
-from gecscore.errors import GecInputError, GecOptionError
+from gecscore.errors import GecInputError
 from gecscore.types import Gold, GoldCorpus, Target
 
 Facts = tuple[tuple[str, str], ...]
-DEFAULT_LANG = "en"
-# an ISO 639 code (two or three letters), optionally with a subtag: en, zh, uk, pt-BR, zh-word
-LANG_PATTERN = r"[a-z]{2,3}(-[A-Za-z0-9]+)?"
-REFUSED = {"zh-word": "Chinese word level (ChERRANT -g word) needs LTP and its models from a hub, which this "
-                      "package does not download; use lang=zh (character level, the MuCGEC/NLPCC-2018 setting)"}
 
 
 @runtime_checkable
@@ -52,12 +46,11 @@ class LanguageProfile(Protocol):
 
 
 def check_lang(lang: str) -> str:
-    """``lang`` if it names a language profile, else a GecOptionError saying why not."""
-    if lang in REFUSED:
-        raise GecOptionError("lang", REFUSED[lang])
-    if not re.fullmatch(LANG_PATTERN, lang):
-        raise GecOptionError("lang", f"must be a language code such as en, zh or uk, got {lang!r}")
-    return lang
+    """``lang`` if it names a language profile, else a GecOptionError saying why not (the
+    option's own check: :class:`gecscore.options.LanguageOptions`)."""
+    from gecscore.options import LanguageOptions, check_value, fields_of
+
+    return check_value("lang", lang, next(f for f in fields_of(LanguageOptions)).metadata)
 
 
 class ErrantProfile:
@@ -140,8 +133,11 @@ def gold_of(profile: LanguageProfile, sources: Any, references: Any, tokenize: b
     if references is None:
         raise GecInputError("reference edits need references (one list of corrected sentences, or one "
                             "string, per source)")
+    import dataclasses
+
     sources, _, references = inputs.parallel(sources, None, references)
-    return profile.gold(sources, references, tokenize)
+    gold = profile.gold(sources, references, tokenize)
+    return gold if gold.extracted_by else dataclasses.replace(gold, extracted_by=profile.facts())
 
 
 def sentence_of(source: Sequence[str], edits_by_annotator: dict[int, tuple], number: int) -> Gold:

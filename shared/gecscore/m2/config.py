@@ -57,7 +57,7 @@ class PtM2Config(TextOptions, ModelOptions, LayerOptions, PerTypeOptions):
     segmentation: str | None = option(
         None, "MaxMatch ties between equally good edit sequences: reference (the PT-M2 reference code's: edits "
               "may widen over unchanged words; float path costs) or minimal (the smallest edits); default: "
-              "reference with a scorer, minimal with --scorer none (M2 counts are the same on CoNLL-2014, "
+              "reference with a scorer, minimal with scorer='none' (M2 counts are the same on CoNLL-2014, "
               "PT-M2 weights differ)", kind=str, choices=SEGMENTATIONS, signature_rank=2)
 
     def __post_init__(self) -> None:

@@ -307,15 +307,16 @@ def format_report(result: CompareResult, level: int | None = None) -> str:
 
 
 def edits_from_text(sources: Sequence[str], hypotheses: Sequence[str],
-                    references: Sequence[Sequence[str]], *, tokenize: bool = False
+                    references: Sequence[Sequence[str]], *, tokenize: bool = False, lang: str = "en"
                     ) -> tuple[list[tuple[M2Edit, ...]], list[tuple[M2Edit, ...]]]:
-    """Hypothesis and reference edits of parallel text, extracted by ERRANT through the seam
-    (what ``errant_parallel`` would write for the same text)."""
-    from gecscore.extract.gold import gold_from_text, hypothesis_targets
+    """Hypothesis and reference edits of parallel text, extracted by the language profile
+    (ERRANT for English: what ``errant_parallel`` would write for the same text)."""
+    from gecscore.lang.profiles import gold_of, profile_for
 
-    gold = gold_from_text(sources, references, tokenize=tokenize)
+    profile = profile_for(lang)
+    gold = gold_of(profile, sources, references, tokenize)
     tokenized_sources = [" ".join(sentence.source) for sentence in gold.sentences]
-    targets = hypothesis_targets(tokenized_sources, hypotheses, tokenize=tokenize)
+    targets = profile.hypothesis_targets(tokenized_sources, profile.predictions(hypotheses, tokenize))
     hyp = [tuple(target_edits(sentence.source, target, 0)) for sentence, target in zip(gold.sentences, targets)]
     ref = [gold_edits(sentence) for sentence in gold.sentences]
     return hyp, ref

