@@ -4,9 +4,10 @@ CC BY 4.0): a few test documents, their source sentences and two annotators' cor
 
 * the free profile's gold on them: hand-checked edits and types of document 0002's first two
   sentences, and every annotator's edits applied to the source giving its correction;
-* every model-free metric through the seam, ``gecscore.load(name, lang="uk", ...)``: that a hypothesis equal to the only reference scores at least
-  as well as the uncorrected source and the other annotator, F-scores of 1.0 for it (0.0 for
-  the uncorrected source with CLEME and M2), and that the signature names the free profile.
+* every model-free metric through the seam, ``gecscore.load(name, lang="uk", ...)``: a
+  hypothesis equal to the only reference scores at least as well as the uncorrected source and
+  the other annotator, F-scores of 1.0 for it (0.0 for the uncorrected source with CLEME and
+  M2), and the signature names the free profile.
 """
 from __future__ import annotations
 
