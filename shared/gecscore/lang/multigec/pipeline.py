@@ -1,8 +1,11 @@
 """Finding an installed spaCy pipeline for a language (no download, ever).
 
-:func:`installed_pipelines` lists the installed spaCy pipeline packages
-(``spacy.util.get_installed_models()``) whose ``meta.json`` says ``"lang": <lang>`` (read from
-the package folder, without importing it). :func:`spacy_pipeline_for` loads the first one that
+:func:`installed_pipelines` lists the installed spaCy pipeline packages (the ``spacy_models``
+entry points that every spaCy pipeline package declares, which is where
+``spacy.util.get_installed_models()`` finds them) whose ``meta.json`` says ``"lang": <lang>``
+(read from the package folder, without importing it). Neither spaCy nor the packages are
+imported to list them: importing spaCy costs about 260 MB, which a language without a pipeline
+(the free profile) should not pay. :func:`spacy_pipeline_for` loads the first one that
 can serve ERRANT (it needs ``pos_`` from a tagger or morphologizer, ``lemma_`` and ``dep_`` from
 a parser), smallest first: ``sm`` < ``md`` < ``lg`` < anything else (``trf`` needs torch), ties
 by name, so the choice does not depend on installation order. ``ner`` is excluded (unused).
@@ -47,13 +50,11 @@ def _rank(package: str) -> tuple[int, str]:
 def installed_pipelines(lang: str) -> list[str]:
     """Installed spaCy pipeline packages for ``lang`` with a parser and a tagger or
     morphologizer, in the order :func:`spacy_pipeline_for` tries them."""
-    try:
-        import spacy
-    except ImportError:  # pragma: no cover - spaCy is a dependency
-        return []
+    from importlib.metadata import entry_points
+
     base = lang.split("-")[0]
     found = []
-    for package in spacy.util.get_installed_models():
+    for package in sorted({entry.name for entry in entry_points(group="spacy_models")}):
         meta = _meta(package)
         pipeline = meta.get("pipeline") or []
         if meta.get("lang") == base and all(p in pipeline for p in NEEDED) and any(p in pipeline for p in TAGGERS):
