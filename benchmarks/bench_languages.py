@@ -14,7 +14,9 @@ is the process's peak, so the parent runs each metric in a fresh child process.
 
 CoNLL-2014 (``GEC_DATA``/conll14: source, ref0, ref1): how many of English ERRANT's edits
 (spaCy ``en_core_web_sm``) the free profile finds with the same span and correction, and with
-the same type where the free profile has the type (operation always; ORTH, PUNCT, SPELL, WO)::
+the same type where the free profile has the type (operation always; ORTH, PUNCT, SPELL, WO);
+and, with the MultiGEC profile run on English with the same pipeline, how many edits keep
+ERRANT's type when the classifier reads UPOS instead of Penn tags::
 
     GEC_DATA=/work/shared/data PYTHONPATH=shared python benchmarks/bench_languages.py conll
 """
@@ -63,9 +65,28 @@ def peak_mib() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
+def run_profile(limit: int | None) -> dict:
+    """The free profile alone: the gold (2 annotators' edits) and the hypotheses' edits."""
+    sources, first, second = uagec_test(limit)
+    base = peak_mib()
+    start = time.perf_counter()
+    from gecscore.lang.free import FreeProfile
+
+    profile = FreeProfile("uk")
+    gold = profile.gold(sources, [[a, b] for a, b in zip(first, second)], False)
+    targets = profile.hypothesis_targets(gold.sources, profile.predictions(second, False))
+    seconds = time.perf_counter() - start
+    edits = sum(len(e) for g in gold.sentences for e in g.annotations.values())
+    return {"metric": "profile", "options": {"gold edits": edits, "hyp edits": sum(len(t.edits) for t in targets)},
+            "sentences": len(sources), "seconds": round(seconds, 2), "peak_mib": round(peak_mib(), 1),
+            "peak_before_mib": round(base, 1), "score": float("nan"), "signature": str(profile.facts())}
+
+
 def run_one(index: int, limit: int | None) -> dict:
     import gecscore
 
+    if index == len(METRICS):
+        return run_profile(limit)
     name, options = METRICS[index]
     sources, first, second = uagec_test(limit)
     base = peak_mib()
@@ -80,7 +101,7 @@ def run_one(index: int, limit: int | None) -> dict:
 
 def uagec(limit: int | None) -> int:
     failed = 0
-    for index, (name, options) in enumerate(METRICS):
+    for index, (name, options) in enumerate(METRICS + (("free profile alone", {}),)):
         cmd = [sys.executable, __file__, "uagec-one", str(index)] + (["--limit", str(limit)] if limit else [])
         done = subprocess.run(cmd, capture_output=True, text=True)
         if done.returncode:
@@ -126,6 +147,18 @@ def conll() -> int:
                         counts["typed_comparable"] += 1
                         counts["same_type"] += ftype == etype
     seconds = time.perf_counter() - start
+    # the MultiGEC profile run on English with the same spaCy pipeline: same alignment and merger,
+    # so the same edits; the types show what reading UPOS instead of Penn tags changes
+    from gecscore.lang.multigec import MultigecProfile
+
+    multigec = MultigecProfile("en", extractor.nlp)
+    for ref_name in ("ref0.txt", "ref1.txt"):
+        refs = (root / ref_name).read_text(encoding="utf-8").splitlines()
+        for ours, theirs in zip(multigec.hypothesis_targets(sources, refs), extractor.targets(sources, refs)):
+            counts["mg_errant"] += len(theirs.edits)
+            counts["mg_same_edit"] += len(set((e.start, e.end, e.correction) for e in ours.edits)
+                                          & set((e.start, e.end, e.correction) for e in theirs.edits))
+            counts["mg_same_type"] += len(set(ours.edits) & set(theirs.edits))
     e, f, s = counts["errant"], counts["free"], counts["same_span"]
     print(f"CoNLL-2014 test, ref0 + ref1 ({2 * len(sources)} pairs, {seconds:.1f} s)")
     print(f"  ERRANT edits {e}, free-profile edits {f}, same span and correction {s}")
@@ -133,6 +166,9 @@ def conll() -> int:
           f"{counts['same_op'] / s:.1%}; same type where comparable (ORTH/PUNCT/SPELL/WO): "
           f"{counts['same_type']}/{counts['typed_comparable']} = "
           f"{counts['same_type'] / max(1, counts['typed_comparable']):.1%}")
+    print(f"  MultiGEC profile on English (en_core_web_sm, UPOS instead of Penn tags): same edits "
+          f"{counts['mg_same_edit']}/{counts['mg_errant']}, same edits and types {counts['mg_same_type']} = "
+          f"{counts['mg_same_type'] / counts['mg_errant']:.1%}")
     return 0
 
 
