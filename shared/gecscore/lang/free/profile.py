@@ -11,8 +11,8 @@ from __future__ import annotations
 from typing import Iterable, Sequence
 
 from gecscore import inputs
-from gecscore.extract.errant_edits import _Lru
 from gecscore.lang.free import align as align_mod
+from gecscore.lang.free.cache import BoundedCache
 from gecscore.lang.free.classify import classify
 from gecscore.lang.free.merge import STRATEGIES, merge
 from gecscore.lang.free.tokenize import tokenize as tokenize_text, whitespace_tokens
@@ -47,7 +47,7 @@ class FreeExtractor:
             raise GecOptionError("merge", f"unknown strategy {strategy!r}; expected one of: {', '.join(STRATEGIES)}")
         self.strategy = strategy
         self.max_cells = max_cells
-        self._cache: _Lru = _Lru(max_pairs)
+        self._cache = BoundedCache(max_pairs)
 
     def tokens(self, lines: Sequence[str], tokenize: bool, what: str) -> list[Tokens]:
         """Each line's tokens: :func:`.tokenize.tokenize` when ``tokenize``, else whitespace

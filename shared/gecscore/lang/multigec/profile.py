@@ -22,7 +22,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Sequence
 
-from gecscore.extract.errant_edits import MAX_DOCS, MAX_PAIRS, ErrantExtractor, _Lru, errant_facts
+from gecscore.extract.errant_edits import MAX_DOCS, MAX_PAIRS, ErrantExtractor, errant_facts
+from gecscore.lang.free.cache import BoundedCache
 from gecscore.types import GoldCorpus, Target
 
 RULES = "multigec-1"
@@ -57,8 +58,8 @@ class MultigecExtractor(ErrantExtractor):
         self.n_process = 1
         self.batch_size = 256
         self.progress = progress
-        self._docs = _Lru(max_docs)
-        self._edits = _Lru(max_pairs)
+        self._docs = BoundedCache(max_docs)
+        self._edits = BoundedCache(max_pairs)
 
 
 class MultigecProfile:
