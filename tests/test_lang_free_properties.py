@@ -53,3 +53,11 @@ def test_any_unicode_never_crashes(source, target):
     ws_src, ws_tgt = whitespace_tokens(source), whitespace_tokens(target)
     assert "".join(ws_src) == "".join(source.split())
     assert Target.from_edits(ws_src, edits_of(ws_src, ws_tgt)).tokens == ws_tgt
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=40))
+def test_tokenised_text_reads_back_as_the_same_tokens(text):
+    """What the seam does: sources tokenised once, joined by spaces, then read as whitespace tokens."""
+    tokens = tokenize(text)
+    assert whitespace_tokens(" ".join(tokens)) == tokens
