@@ -145,3 +145,14 @@ def test_french_through_the_seam(french):
     # one of the two reference edits found, no false positive: P = 1, R = 1/2
     m2 = gecscore.load("pt_m2", lang="fr", scorer="none").compute(sources, predictions, references)
     assert m2.score == pytest.approx((1 + 0.25) * 1 * 0.5 / (0.25 * 1 + 0.5))
+
+
+def test_profile_for_picks_multigec_when_a_pipeline_is_installed(french):
+    from gecscore.lang import profiles
+
+    profiles.profile_for.cache_clear()
+    try:
+        profile = profiles.profile_for("fr")
+        assert isinstance(profile, MultigecProfile) and profile.nlp is french
+    finally:
+        profiles.profile_for.cache_clear()
