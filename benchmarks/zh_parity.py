@@ -159,7 +159,7 @@ def main() -> int:
     print("ChERRANT compare_m2_for_evaluation.py (TP FP FN P R F0.5):",
           cherrant_score(args.cherrant, args.python, env, hyp_t, ref_t))
     sys.path.insert(0, str(REPO / "shared"))
-    from gecscore.lang.zh.corpus import score_para_files
+    from gecscore.m2.cherrant_compare import score_para_files
 
     start = time.perf_counter()
     result = score_para_files(args.data / "example_pred_dev.txt", args.data / "MuCGEC_dev.txt")

@@ -17,12 +17,13 @@ PACKAGE = Path(__file__).resolve().parents[1] / "shared" / "gecscore"
 # lowest first; a module may import its own layer's modules only inside its own folder
 LAYERS: list[tuple[str, set[str]]] = [
     ("foundation", {"version", "errors", "types", "options", "signature", "registry", "progress", "extras",
-                    "inputs", "compiled"}),
-    ("components", {"io", "extract", "models", "judge"}),
+                    "inputs", "compiled", "outputs", "lru"}),
+    ("components", {"io", "extract", "lang", "models", "judge"}),
     ("seam", {"metric"}),
-    ("families", {"chunks", "m2", "imeasure", "dsgram", "gleu"}),
-    ("uses", {"metaeval", "evaluate_info", "publish", "spaces"}),
-    ("entries", {"cli", "__main__", "<package>"}),
+    ("families", {"chunks", "m2", "imeasure", "dsgram", "gleu", "green", "gotoscorer", "some", "impara",
+                  "scribendi", "llm_eval"}),
+    ("uses", {"metaeval", "evaluate_info", "publish", "spaces", "attribution"}),
+    ("entries", {"cli", "__main__", "<package>", "integrations"}),
 ]
 
 

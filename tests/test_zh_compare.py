@@ -6,9 +6,9 @@ import pytest
 pytest.importorskip("pypinyin")
 pytest.importorskip("opencc")
 
-from gecscore.lang.zh.compare import SKIPPED, compare, compare_files, parse_block  # noqa: E402
-from gecscore.lang.zh.corpus import (cherrant_score, gold_from_text, hypothesis_annotations,  # noqa: E402
-                                     hypothesis_targets, score_para_files)
+from gecscore.m2.cherrant_compare import (SKIPPED, cherrant_score, compare, compare_files, parse_block,  # noqa: E402
+                                          score_para_files)
+from gecscore.lang.zh.corpus import gold_from_text, hypothesis_annotations, hypothesis_targets  # noqa: E402
 from gecscore.m2.errant_compare import CompareOptions, M2Edit  # noqa: E402
 
 SRC = "他到家就被天黑了。"

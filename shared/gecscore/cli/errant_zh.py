@@ -32,7 +32,7 @@ def is_m2(path: str | Path) -> bool:
 def edits_of(path: str, extractor):
     """The edits ChERRANT's scorer reads for a file (M2 or parallel)."""
     from gecscore.io.para import read_para
-    from gecscore.lang.zh.compare import annotation_edits, read_edits
+    from gecscore.m2.cherrant_compare import annotation_edits, read_edits
 
     if is_m2(path):
         return read_edits(path)
@@ -43,7 +43,7 @@ def edits_of(path: str, extractor):
 
 
 def run_zh(args: argparse.Namespace) -> int:
-    from gecscore.lang.zh.compare import compare
+    from gecscore.m2.cherrant_compare import compare
     from gecscore.lang.zh.extractor import ZhCharExtractor
     from gecscore.m2.errant_compare import CompareOptions, format_report
 

@@ -8,12 +8,12 @@ are bounded (least recently used out), so a long training run does not grow with
 from __future__ import annotations
 
 import os
-from collections import OrderedDict
 from functools import lru_cache
 from typing import Iterable, Sequence
 
 
 from gecscore.extract.spacy_model import load_spacy_model
+from gecscore.lru import LruCache
 from gecscore.progress import bar
 from gecscore.types import Edit, Target
 
@@ -23,24 +23,6 @@ MAX_PAIRS = 200_000
 # "errant": ERRANT's own pure-Python alignment, kept for comparison. Identical edits either way.
 ALIGNMENTS = ("compiled", "errant")
 ALIGNMENT_ENV = "GECSCORE_ERRANT_ALIGNMENT"
-
-
-class _Lru(OrderedDict):
-    def __init__(self, capacity: int):
-        super().__init__()
-        self.capacity = capacity
-
-    def get_fresh(self, key):
-        value = self.get(key)
-        if value is not None:
-            self.move_to_end(key)
-        return value
-
-    def put(self, key, value) -> None:
-        self[key] = value
-        self.move_to_end(key)
-        while len(self) > self.capacity:
-            self.popitem(last=False)
 
 
 class ErrantExtractor:
@@ -70,8 +52,8 @@ class ErrantExtractor:
         self.n_process = n_process
         self.batch_size = batch_size
         self.progress = progress
-        self._docs: _Lru = _Lru(max_docs)
-        self._edits: _Lru = _Lru(max_pairs)
+        self._docs: LruCache = LruCache(max_docs)
+        self._edits: LruCache = LruCache(max_pairs)
 
     def facts(self) -> tuple[tuple[str, str], ...]:
         """What the signature records of this extractor: ERRANT's and the spaCy model's versions."""

@@ -7,8 +7,7 @@
   target is ``无法标注`` has none) plus ChERRANT's full annotations (every alignment, NA markers)
   for the exact ChERRANT score;
 * :func:`hypothesis_targets`: the predictions' :class:`~gecscore.types.Target` (``A0`` edits);
-* :func:`cherrant_score` / :func:`score_para_files`: ``compare_m2_for_evaluation.py``'s counts
-  from the annotations (MuCGEC dev, example predictions: TP 1084, FP 1635, FN 3003).
+(ChERRANT's score of these annotations: :mod:`gecscore.m2.cherrant_compare`).
 """
 from __future__ import annotations
 
@@ -18,9 +17,7 @@ from typing import Sequence
 
 from gecscore.errors import GecInputError
 from gecscore.lang.zh.classify import NOT_ANNOTATABLE
-from gecscore.lang.zh.compare import annotation_edits, compare
 from gecscore.lang.zh.extractor import ZhAnnotation, ZhCharExtractor, shared_zh_extractor
-from gecscore.m2.errant_compare import CompareOptions, CompareResult
 from gecscore.types import Gold, GoldCorpus, Target
 
 from gecscore.lang.zh.m2 import ORIGIN
@@ -96,30 +93,3 @@ def hypothesis_annotations(sources: Sequence[str], predictions: Sequence[Sequenc
         preds = (preds,) if isinstance(preds, str) else tuple(preds)
         out.append(tuple(extractor.annotate(source, p) for p in extractor.tokenize_targets(preds)))
     return out
-
-
-def cherrant_score(gold: ZhGold, hypotheses: Sequence[Sequence[ZhAnnotation]],
-                   options: CompareOptions = CompareOptions(), **kwargs) -> CompareResult:
-    """``compare_m2_for_evaluation.py``'s result for these annotations (options as ChERRANT's;
-    ``max_answer_num``, ``reference_num`` as keywords)."""
-    if len(hypotheses) != len(gold.annotations):
-        raise GecInputError(f"{len(hypotheses)} hypotheses but {len(gold.annotations)} gold sentences")
-    return compare([annotation_edits(h) for h in hypotheses],
-                   [annotation_edits(r) for r in gold.annotations], options, **kwargs)
-
-
-def score_para_files(hyp_path: str | Path, ref_path: str | Path, *, beta: float = 0.5,
-                     strategy: str = "all", simplified: bool = True, **kwargs) -> CompareResult:
-    """ChERRANT's char-level score of a prediction file against a reference file, both parallel
-    (what ``parallel_to_m2.py`` on each, then ``compare_m2_for_evaluation.py``, print). Each
-    side's edits are taken against its own file's sources, as ChERRANT does."""
-    from gecscore.io.para import read_para
-
-    extractor = ZhCharExtractor(strategy=strategy, simplified=simplified, progress=False)
-    gold = gold_from_para(ref_path, extractor=extractor)
-    hyp = read_para(hyp_path)
-    if len(hyp) != len(gold.annotations):
-        raise GecInputError(f"{len(hyp)} lines but the reference {ref_path} has {len(gold.annotations)}",
-                            str(hyp_path))
-    annotations = hypothesis_annotations(extractor.tokenize(hyp.sources), hyp.targets, extractor=extractor)
-    return cherrant_score(gold, annotations, CompareOptions(beta=beta), **kwargs)

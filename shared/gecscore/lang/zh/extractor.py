@@ -4,14 +4,14 @@ ChERRANT's annotator (``modules/annotator.py``) handles one (source, target) pai
 
 * target ``没有错误`` ("no error") or equal to the source (as strings): a ``noop``;
 * target ``无法标注`` ("cannot be annotated"): ``NA``, an edit-less marker that the scorer
-  treats specially (:mod:`gecscore.lang.zh.compare`);
+  treats specially (:mod:`gecscore.m2.cherrant_compare`);
 * otherwise every cheapest alignment (:func:`gecscore.lang.zh.align.paths`, all of them with the
   default ``-s all``) is merged (:mod:`.merge`); each *distinct* edit list, in order of first
   appearance, is one alignment ``T<k>-A<a>`` of the M2 output, typed by :mod:`.classify`.
 
 :meth:`ZhCharExtractor.edits` returns the first alignment (``A0``: applying it to the source
 gives the target); :meth:`ZhCharExtractor.annotate` returns all of them, which ChERRANT's
-scorer pools under one annotator (see :mod:`gecscore.lang.zh.compare`). Texts given to the
+scorer pools under one annotator (see :mod:`gecscore.m2.cherrant_compare`). Texts given to the
 extractor are char tokens joined by single spaces (:meth:`ZhCharExtractor.tokenize`).
 """
 from __future__ import annotations
@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Iterable, Sequence
 
-from gecscore.extract.errant_edits import _Lru
+from gecscore.lru import LruCache
 from gecscore.lang.zh import align, resources
 from gecscore.lang.zh.classify import NOOP, NOT_ANNOTATABLE, classify
 from gecscore.lang.zh.merge import merge
@@ -113,7 +113,7 @@ class ZhCharExtractor:
         self.strategy = strategy
         self.simplified = simplified
         self.progress = progress
-        self._cache: _Lru = _Lru(max_pairs)
+        self._cache: LruCache = LruCache(max_pairs)
 
     def facts(self) -> tuple[tuple[str, str], ...]:
         """Signature facts: the extractor, its options and the resources' and libraries' versions."""

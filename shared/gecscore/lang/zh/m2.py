@@ -106,7 +106,7 @@ def read_gold(path: str | Path) -> GoldCorpus:
     """The gold of a ChERRANT char-level M2 file (e.g. ``nlpcc2018_official.ref.m2.char``):
     annotator ``k``'s edits are those of its first alignment ``T<k>-A0`` (a ``T<k> 没有错误``
     annotator has none; a ``无法标注`` one is left out). For ChERRANT's exact score, which pools
-    every alignment, use :func:`gecscore.lang.zh.compare.read_edits` instead."""
+    every alignment, use :func:`gecscore.m2.cherrant_compare.read_edits` instead."""
     from gecscore.io.text import read_lines
 
     return GoldCorpus(tuple(parse_m2(gold_lines(read_lines(path)), str(path))), ORIGIN, str(path))

@@ -24,7 +24,8 @@ from typing import Sequence
 
 from gecscore.errors import GecInputError
 from gecscore.lang.zh.classify import NOOP, NOT_ANNOTATABLE
-from gecscore.lang.zh.extractor import ZhAnnotation
+from gecscore.lang.zh.corpus import ZhGold, gold_from_para, hypothesis_annotations
+from gecscore.lang.zh.extractor import ZhAnnotation, ZhCharExtractor
 from gecscore.m2.errant_compare import (CompareOptions, CompareResult, Counts, M2Edit, best_pair, keyed,
                                         split_blocks)
 
@@ -114,3 +115,30 @@ def compare_files(hyp: str | Path, ref: str | Path, options: CompareOptions = Co
                   **kwargs) -> CompareResult:
     """ChERRANT's scores of two char-level M2 files (ours or ``parallel_to_m2.py``'s)."""
     return compare(read_edits(hyp), read_edits(ref), options, **kwargs)
+
+
+def cherrant_score(gold: ZhGold, hypotheses: Sequence[Sequence[ZhAnnotation]],
+                   options: CompareOptions = CompareOptions(), **kwargs) -> CompareResult:
+    """``compare_m2_for_evaluation.py``'s result for these annotations (options as ChERRANT's;
+    ``max_answer_num``, ``reference_num`` as keywords)."""
+    if len(hypotheses) != len(gold.annotations):
+        raise GecInputError(f"{len(hypotheses)} hypotheses but {len(gold.annotations)} gold sentences")
+    return compare([annotation_edits(h) for h in hypotheses],
+                   [annotation_edits(r) for r in gold.annotations], options, **kwargs)
+
+
+def score_para_files(hyp_path: str | Path, ref_path: str | Path, *, beta: float = 0.5,
+                     strategy: str = "all", simplified: bool = True, **kwargs) -> CompareResult:
+    """ChERRANT's char-level score of a prediction file against a reference file, both parallel
+    (what ``parallel_to_m2.py`` on each, then ``compare_m2_for_evaluation.py``, print). Each
+    side's edits are taken against its own file's sources, as ChERRANT does."""
+    from gecscore.io.para import read_para
+
+    extractor = ZhCharExtractor(strategy=strategy, simplified=simplified, progress=False)
+    gold = gold_from_para(ref_path, extractor=extractor)
+    hyp = read_para(hyp_path)
+    if len(hyp) != len(gold.annotations):
+        raise GecInputError(f"{len(hyp)} lines but the reference {ref_path} has {len(gold.annotations)}",
+                            str(hyp_path))
+    annotations = hypothesis_annotations(extractor.tokenize(hyp.sources), hyp.targets, extractor=extractor)
+    return cherrant_score(gold, annotations, CompareOptions(beta=beta), **kwargs)
