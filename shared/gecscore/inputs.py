@@ -94,4 +94,4 @@ def warn_if_untokenised(lines: Sequence[str], what: str, tokenize: bool) -> None
         example = first_glued_token(lines)
         warnings.warn(f"{what} look untokenised (punctuation glued to words, e.g. {example!r}): edits are "
                       f"extracted from whitespace tokens; pass tokenize=True to tokenise "
-                      f"with spaCy first", UserWarning, stacklevel=3)
+                      f"them first (spaCy for English, the language profile's tokeniser otherwise)", UserWarning, stacklevel=3)
