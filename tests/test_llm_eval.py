@@ -74,6 +74,16 @@ def test_edit_prompt_is_the_papers_and_shows_errant_edits_inline():
     assert render_edits(list("我去了"), [Edit(2, 3, ())], joiner="") == "我去[了→]"
 
 
+def test_module_doctests():
+    import doctest
+
+    from gecscore.llm_eval import prompts, scorer
+
+    for module in (prompts, scorer):
+        failed, tried = doctest.testmod(module)
+        assert tried and not failed, module.__name__
+
+
 # ------------------------------------------------------------------ reading answers
 
 @pytest.mark.parametrize("text, expected", [
@@ -128,7 +138,7 @@ def test_llm_s_scores_reasks_and_failures_by_hand():
         metric = LlmSMetric(LlmSConfig(), judge=judge_for(server))
         result = metric.score(metric.prepare_text(["a", "b", "c", "d"]), ["A", "B", "C", "D"])
         assert server.requests == 8
-        assert [body["temperature"] for body in server.bodies] == [0.0] * 8
+        assert {(b["temperature"], b["top_p"], b["max_tokens"]) for b in server.bodies} == {(1.0, 1.0, 256)}
     out = result.as_dict()
     assert out["score"] == pytest.approx(11 / 3)
     assert (out["n_sentences"], out["n_failed"], out["n_reasked"]) == (4, 1, 2)
@@ -264,10 +274,11 @@ def test_batch_export_import_round_trip(tmp_path):
 
 def test_signature_names_backend_model_and_options(tmp_path):
     with JudgeServer(LlmEvalSimulator()) as server:
-        metric = load("llm_s", server, tmp_path, criteria="fluency", temperature=1.0)
+        metric = load("llm_s", server, tmp_path, criteria="fluency", temperature=0.0)
         signature = str(metric.signature(metric.prepare_text(["a"])))
         metric.close()
-        assert signature.startswith("llm_s|criteria:fluency|min:1|max:5|backend:openai|model:sim|temperature:1|")
+        assert signature.startswith("llm_s|criteria:fluency|min:1|max:5|backend:openai|model:sim|temperature:0|"
+                                    "top_p:1|max_tokens:256|reasks:3|")
         e = load("llm_e", server, tmp_path, edit_format="list")
         assert str(e.signature(e.prepare_text(["a"]))).startswith("llm_e|edits:list|criteria:none|min:1|max:5|"
                                                                   "backend:openai|model:sim|")

@@ -2,10 +2,11 @@
 no criterion sentence, the judge (through :class:`JudgeOptions`/:class:`ModelOptions`).
 
 Sampling: the paper's text, as far as we could read it for this port, states no sampling
-settings; gec-metrics sends none (the API defaults) with a fixed seed. We default to greedy
-decoding (temperature 0, top-p 1), the usual choice for a judge whose scores should be
-repeatable; ``temperature=1.0`` gives the API default that gec-metrics uses. The answer is one
-small JSON object, so 256 tokens are plenty.
+settings. gec-metrics (the implementation we could read) sends none, so the API's defaults
+apply: temperature 1, top-p 1. We send those values explicitly (sampling is part of the cache
+key and of the signature); a sampled answer also makes a re-ask of an unreadable answer worth
+its call, where greedy decoding would mostly repeat it. ``temperature=0`` gives greedy
+decoding. The answer is one small JSON object, so 256 tokens are plenty.
 
 Model: the paper's best judge is GPT-4 (Kobayashi et al. 2024, Table 1); ``PAPER_MODEL`` is
 the judge's model on the openai backend when ``model`` is not given (the other backends keep
@@ -21,7 +22,7 @@ from gecscore.options import JudgeOptions, LanguageOptions, ModelOptions, option
 
 PAPER_MODEL = "gpt-4"
 SCALE_LOW, SCALE_HIGH = 1, 5  # "from a minimum of 1 point to a maximum of 5 points"
-TEMPERATURE, TOP_P, MAX_TOKENS = 0.0, 1.0, 256
+TEMPERATURE, TOP_P, MAX_TOKENS = 1.0, 1.0, 256
 MAX_REASKS = 3  # re-asks for an unreadable or out-of-scale answer, as DSGram
 EDIT_FORMATS = ("inline", "list")
 
