@@ -288,6 +288,8 @@ def test_signature_names_backend_model_and_options(tmp_path):
     assert "|backend:openai|model:gpt-4|" in str(paper.signature(paper.prepare_text(["a"])))
     assert paper.needs() == "judge" and not paper.needs_references
     paper.close()
+    assert LlmSConfig().model == LlmEConfig().model == "gpt-4"  # the leaderboard builds the judge from it
+    assert LlmSConfig(backend="replay").model is None and LlmSConfig(model="x").model == "x"
 
 
 # The CLI reads a reference-free gold (--src only) and finds the judge for metrics it names:

@@ -8,9 +8,10 @@ key and of the signature); a sampled answer also makes a re-ask of an unreadable
 its call, where greedy decoding would mostly repeat it. ``temperature=0`` gives greedy
 decoding. The answer is one small JSON object, so 256 tokens are plenty.
 
-Model: the paper's best judge is GPT-4 (Kobayashi et al. 2024, Table 1); ``PAPER_MODEL`` is
-the judge's model on the openai backend when ``model`` is not given (the other backends keep
-their own rule: transformers needs ``model``, replay reads it from the file).
+Model: the paper's best judge is GPT-4 (Kobayashi et al. 2024); on the openai backend a config
+without ``model`` gets ``PAPER_MODEL`` (set when the config is made, so every path that builds
+the judge from the config, the metric's own and the leaderboard's, uses it). The other backends
+keep their own rule: transformers needs ``model``, replay reads it from the file.
 """
 from __future__ import annotations
 
@@ -27,7 +28,10 @@ MAX_REASKS = 3  # re-asks for an unreadable or out-of-scale answer, as DSGram
 EDIT_FORMATS = ("inline", "list")
 
 
-def _check_scale(config) -> None:
+def _finish(config) -> None:
+    """The checks across options, and the paper's model on the openai backend."""
+    if config.model is None and config.backend == "openai":
+        object.__setattr__(config, "model", PAPER_MODEL)
     if config.scale_max <= config.scale_min:
         raise GecOptionError("scale_max", f"scale_max ({config.scale_max}) must be above scale_min "
                                           f"({config.scale_min})")
@@ -50,7 +54,7 @@ class LlmSConfig(ModelOptions, JudgeOptions):
 
     def __post_init__(self) -> None:
         validate(self)
-        _check_scale(self)
+        _finish(self)
 
 
 @dataclass(frozen=True)
@@ -75,4 +79,4 @@ class LlmEConfig(ModelOptions, JudgeOptions, LanguageOptions):
 
     def __post_init__(self) -> None:
         validate(self)
-        _check_scale(self)
+        _finish(self)

@@ -17,7 +17,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from gecscore.llm_eval.config import PAPER_MODEL, LlmEConfig, LlmSConfig
+from gecscore.llm_eval.config import LlmEConfig, LlmSConfig
 from gecscore.llm_eval.prompts import edit_messages, render_edits, sentence_messages
 from gecscore.llm_eval.scorer import LlmEvalResult, result_values, score_sentences, sentence_records
 from gecscore.judge.types import Sampling
@@ -43,14 +43,12 @@ class _LlmJudgeMetric(Metric):
         return "judge"
 
     def judge(self):
-        """The judge, built on first use and kept (close it with :meth:`close`). On the openai
-        backend without ``model`` it is the paper's (:data:`PAPER_MODEL`)."""
+        """The judge, built on first use and kept (close it with :meth:`close`)."""
         if self._judge is None:
             c = self.config
             from gecscore.judge.factory import judge_from_options
 
-            model = c.model or (PAPER_MODEL if c.backend == "openai" else None)
-            self._judge = judge_from_options(c, model, c.device, c.batch_size, progress=False)
+            self._judge = judge_from_options(c, c.model, c.device, c.batch_size, progress=False)
         return self._judge
 
     def has_judge(self) -> bool:
