@@ -317,3 +317,22 @@ def test_cli_json(tmp_path, capsys, name):
     assert out["metric"] == name and out["n_sentences"] == 6
     assert "|backend:openai|model:m|" in out["signature"]
     assert out["score"] is None or 1 <= out["score"] <= 5
+
+
+def test_llm_e_options_reach_the_prompt_and_a_replay(tmp_path):
+    # edit_format="list" shows the edits alone; criteria="impact" adds the paper's criterion line.
+    transcript = tmp_path / "e.jsonl"
+    sources, hypotheses = ["this are a apple .", "I go home ."], ["This is an apple .", "I go home ."]
+    script = Script({"this→This are→is a→an": [Reply(answer(2))], "": [Reply('{"target1_score": 1}')]})
+    with JudgeServer(script) as server:
+        metric = load("llm_e", server, tmp_path, edit_format="list", criteria="impact", transcript=str(transcript))
+        live = metric.score(metric.prepare_text(sources), hypotheses)
+        metric.close()
+        text = server.bodies[0]["messages"][0]["content"]
+    assert "[the→a]\nPlease evaluate each edit in the target with a focus on its impact on the sentence.\n\n" \
+           "# context\n" in text
+    assert (live["score"], live["distribution"]) == (1.5, {"1": 1, "2": 1})
+    replay = gecscore.load("llm_e", backend="replay", replay=str(transcript), edit_format="list", criteria="impact")
+    again = replay.score(replay.prepare_text(sources), hypotheses)
+    replay.close()
+    assert again.records() == live.records() and str(again.signature) == str(live.signature)
