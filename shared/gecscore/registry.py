@@ -44,6 +44,8 @@ register_metric("dsgram", "gecscore.dsgram.metric:DsgramMetric", module="dsgram"
 register_metric("gleu", "gecscore.gleu.metric:GleuMetric")
 register_metric("green", "gecscore.green.metric:GreenMetric")
 register_metric("gotoscorer", "gecscore.gotoscorer.metric:GoToScorerMetric")
+register_metric("llm_s", "gecscore.llm_eval.metric:LlmSMetric")
+register_metric("llm_e", "gecscore.llm_eval.metric:LlmEMetric")
 
 
 def metric_names() -> list[str]:
