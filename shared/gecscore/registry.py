@@ -44,6 +44,9 @@ register_metric("dsgram", "gecscore.dsgram.metric:DsgramMetric", module="dsgram"
 register_metric("gleu", "gecscore.gleu.metric:GleuMetric")
 register_metric("green", "gecscore.green.metric:GreenMetric")
 register_metric("gotoscorer", "gecscore.gotoscorer.metric:GoToScorerMetric")
+register_metric("scribendi", "gecscore.scribendi.metric:ScribendiMetric")
+register_metric("some", "gecscore.some.metric:SomeMetric")
+register_metric("impara", "gecscore.impara.metric:ImparaMetric")
 
 
 def metric_names() -> list[str]:
