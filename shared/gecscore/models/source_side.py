@@ -7,10 +7,12 @@ a :class:`~gecscore.types.Target` (a hypothesis M2 file) is its tokens joined by
 """
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
-from gecscore.metric import Metric, Predictions, Prepared
 from gecscore.types import Gold, GoldCorpus, Target
+
+if TYPE_CHECKING:   # annotations only: the components layer does not import the seam
+    from gecscore.metric import Metric, Predictions, Prepared
 
 
 class SourceSide:
