@@ -48,7 +48,9 @@ class SequenceRegressor:
 
         tokenizer, model = load_pretrained(self.model, self.option, self.purpose, build)
         if model.config.num_labels != 1:
-            raise ValueError(f"{self.purpose}: {self.model} has {model.config.num_labels} outputs; a regressor "
+            from gecscore.errors import GecInputError
+
+            raise GecInputError(f"{self.purpose}: {self.model} has {model.config.num_labels} outputs; a regressor "
                              f"(num_labels=1) is expected")
         self.device = torch_device(self.device_name)
         self._tokenizer = tokenizer
