@@ -47,8 +47,7 @@ def load_pretrained(model: str, option: str, purpose: str,
 
 def missing(model: str, option: str, purpose: str, reason: str) -> MissingModelError:
     return MissingModelError(f"cannot load {model!r} for {purpose} ({reason}); give a local folder with "
-                             f"{option}= (on the command line --{option.replace('_', '-')}) or make the Hugging "
-                             f"Face Hub reachable")
+                             f"{option}= or make the Hugging Face Hub reachable")
 
 
 def model_identity(model: str) -> str:

@@ -41,8 +41,8 @@ class SomeMetric(SourceSide, Metric[SomeConfig]):
             folder = getattr(c, aspect)
             if folder is None:
                 raise MissingModelError(
-                    "SOME needs its three released regressors: grammaticality=, fluency= and meaning= (on the "
-                    "command line --grammaticality --fluency --meaning) naming the unpacked gfm-models folders")
+                    "SOME needs its three released regressors: grammaticality=, fluency= and meaning= naming the "
+                    "unpacked gfm-models folders")
             self._regressors[aspect] = SequenceRegressor(folder, aspect, f"SOME's {aspect} model", c.max_length,
                                                          c.batch_size, c.device, tokenizer=self.tokenizer_path())
         return self._regressors[aspect]
