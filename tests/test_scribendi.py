@@ -164,3 +164,13 @@ def test_missing_model_names_the_option(tmp_path, monkeypatch):
     metric = gecscore.load("scribendi", lm="no-such-org/no-such-model", device="cpu")
     with pytest.raises(MissingModelError, match="lm="):
         metric.compute(["He go ."], ["He goes ."])
+
+
+def test_options_are_validated_and_the_reference_side_is_shared():
+    with pytest.raises(gecscore.errors.GecOptionError, match="threshold"):
+        gecscore.load("scribendi", threshold=1.5)
+    with pytest.raises(gecscore.errors.GecOptionError, match="batch_size"):
+        gecscore.load("scribendi", batch_size=0)
+    scribendi = ScribendiMetric(ScribendiConfig(), lm=TableLM({"a b .": 9.0, "a c .": 3.0}))
+    prepared = gecscore.load("some").prepare_text(["a b ."], [["ignored reference"]])
+    assert scribendi.score(prepared, ["a c ."]).score == 1.0    # sources-only sides are interchangeable
