@@ -272,7 +272,7 @@ def command(run: Run, out_dir: Path, available: list[str], jobs: int) -> list[st
 
     needs = {needs_of(PRESETS[name]) for name in available}
     return ["leaderboard", *run.args, "--metrics", *available, "--jobs", str(jobs),
-            *(MODEL_ARGS if "model" in needs else []), *(JUDGE_ARGS if "judge" in needs else []),
+            *(MODEL_ARGS if "similarity" in needs else []), *(JUDGE_ARGS if "judge" in needs else []),
             "--out", str(out_dir), *([] if run.plots else ["--no-plots"]), "--json"]
 
 
@@ -387,7 +387,7 @@ def seeda_fit_lines(results: dict[str, dict]) -> list[str]:
         rows.append(f"| {e.config} | {max(abs(a - b) for a, b in zip(ours, published)):.3f} | {best.system} "
                     f"{best.delta:+.3f} | {' '.join(f'{v:.3f}' for v in best.correlations)} | {best.residual:.3f} | "
                     f"{runner_up.system} {runner_up.residual:.3f} |")
-        if needs_of(PRESETS[e.config]) != "model" and not e.config.startswith("errant"):
+        if needs_of(PRESETS[e.config]) != "similarity" and not e.config.startswith("errant"):
             for human in humans:
                 rankings[human.name] = human
                 metric_scores[human.name][e.config] = scores

@@ -292,14 +292,6 @@ def test_signature_names_backend_model_and_options(tmp_path):
     assert LlmSConfig(backend="replay").model is None and LlmSConfig(model="x").model == "x"
 
 
-# The CLI reads a reference-free gold (--src only) and finds the judge for metrics it names:
-# cli/inputs.py prepare_gold and cli/score.py judge_of test metric.name == "dsgram" (they should
-# test `not metric.needs_references` and `metric.needs() == "judge"`). Until the CLI does, this
-# test is an expected failure; with that two-line change it passes (checked by hand).
-CLI_KNOWS_ONLY_DSGRAM = 'metric.name == "dsgram"' in inspect.getsource(cli_inputs.prepare_gold)
-
-
-@pytest.mark.xfail(CLI_KNOWS_ONLY_DSGRAM, reason="the CLI reads a --src-only gold for dsgram by name", strict=True)
 @pytest.mark.parametrize("name", ["llm_s", "llm_e"])
 def test_cli_json(tmp_path, capsys, name):
     sources, hypotheses = pairs(6)

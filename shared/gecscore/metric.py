@@ -266,8 +266,9 @@ class Metric(ABC, Generic[C]):
         return False
 
     def needs(self) -> str:
-        """What this configuration needs besides the data: "model" (a BERTScore/BARTScore
-        model), "judge" (an LLM judge) or "" (nothing)."""
+        """What this configuration needs besides the data: "similarity" (a BERTScore/BARTScore
+        model weighing edits: the leaderboard's run-wide --model applies), "model" (another
+        pretrained model of its own, e.g. SOME's regressors), "judge" (an LLM judge) or ""."""
         return ""
 
     # ------------------------------------------------------------ the signature

@@ -46,6 +46,9 @@ register_metric("green", "gecscore.green.metric:GreenMetric")
 register_metric("gotoscorer", "gecscore.gotoscorer.metric:GoToScorerMetric")
 register_metric("llm_s", "gecscore.llm_eval.metric:LlmSMetric")
 register_metric("llm_e", "gecscore.llm_eval.metric:LlmEMetric")
+register_metric("scribendi", "gecscore.scribendi.metric:ScribendiMetric")
+register_metric("some", "gecscore.some.metric:SomeMetric")
+register_metric("impara", "gecscore.impara.metric:ImparaMetric")
 
 
 def metric_names() -> list[str]:

@@ -32,7 +32,7 @@ class _ChunkMetric(Metric):
         self._owns_weigher = weigher is None   # a shared weigher is closed by its owner
 
     def needs(self) -> str:
-        return {"similarity": "model", "llm": "judge"}.get(self.config.weighting, "")
+        return {"similarity": "similarity", "llm": "judge"}.get(self.config.weighting, "")
 
     def weigher(self) -> ChunkWeigher | None:
         """The model-backed weigher, built once per metric object: its pair and judge caches

@@ -50,7 +50,7 @@ def prepare_gold(args: argparse.Namespace, metric):
         from gecscore.extract.errant_edits import shared_extractor
 
         shared_extractor().n_process = args.n_process
-    if metric.name == "dsgram":
+    if not metric.needs_references:
         sources = read_lines(args.src, allow_empty=False)
         return metric.prepare_text(sources)
     given = [name for name in ("m2", "xml", "para", "src") if getattr(args, name, None)]

@@ -94,8 +94,8 @@ def judge_shortfall(args: argparse.Namespace, results) -> int:
                       f"LLM edit weights fell back to 1 ({share:.0%} > --max-fallback-share "
                       f"{args.max_fallback_share:g})", file=sys.stderr)
                 status = JUDGE_SHORTFALL
-        if args.metric == "dsgram" and values.get("n_sentences") and values["n_failed"] == values["n_sentences"]:
-            print(f"gecscore dsgram: error: {name}: every judge call failed; no sentence was scored",
+        if values.get("n_sentences") and values.get("n_failed") == values["n_sentences"]:
+            print(f"gecscore {args.metric}: error: {name}: every judge call failed; no sentence was scored",
                   file=sys.stderr)
             status = JUDGE_SHORTFALL
     return status
@@ -115,7 +115,7 @@ def print_one(args: argparse.Namespace, result) -> None:
 
 def judge_of(metric):
     """The LLM judge a metric object used (DSGram, or CLEME2.0's llm weighting), if any."""
-    if metric.name == "dsgram":
+    if metric.needs() == "judge" and hasattr(metric, "has_judge"):
         return metric.judge() if metric.has_judge() else None
     weigher = metric.weigher() if getattr(metric.config, "weighting", None) == "llm" and metric.has_weigher() else None
     return getattr(weigher, "judge", None)

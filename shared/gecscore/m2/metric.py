@@ -38,7 +38,7 @@ class PtM2Metric(Metric):
         return f"pt_{base}" if weighted else base
 
     def needs(self) -> str:
-        return "model" if self.config.scorer != "none" else ""
+        return "similarity" if self.config.scorer != "none" else ""
 
     def pair_scorer(self):
         """The model scorer, built once per metric object (its cache keeps pair scores)."""

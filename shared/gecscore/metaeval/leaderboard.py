@@ -409,7 +409,7 @@ def run_leaderboard(refset: RefSet, systems: Sequence[SystemSource], metrics: Se
 
     run = options or RunWide()
     configs, unavailable = resolve(metrics, run)
-    if any(needs_of(c) == "model" and "model" not in c.option_dict for c in configs) and not run.similarity.get("model"):
+    if any(needs_of(c) == "similarity" and "model" not in c.option_dict for c in configs) and not run.similarity.get("model"):
         run = replace(run, similarity={**run.similarity, "model": similarity_model(run)})
     if not configs:
         raise GecInputError("none of the requested metric configurations is available: "
@@ -419,7 +419,7 @@ def run_leaderboard(refset: RefSet, systems: Sequence[SystemSource], metrics: Se
     started = time.perf_counter()
     scores, seconds = score_systems(refset, systems, configs, jobs, progress, run)
     run_options = dict(refset.options)
-    if any(needs_of(c) == "model" for c in configs):
+    if any(needs_of(c) == "similarity" for c in configs):
         run_options["similarity_model"] = run.similarity.get("model")
     if any(needs_of(c) == "judge" for c in configs):
         run_options["judge"] = judge_description(run)

@@ -173,7 +173,7 @@ class RunWide:
         needs = cls(probe).needs()
         declared = {f.name for f in fields_of(cls.config_type)}
         extra: dict[str, Any] = {}
-        if needs == "model":
+        if needs == "similarity":
             extra.update(self.similarity)
         elif needs == "judge":
             extra.update(self.judge)
@@ -239,7 +239,7 @@ class ReferenceData:
         from gecscore.judge.factory import judge_from_options
 
         progress = self.run.progress
-        if not needs:
+        if needs not in ("similarity", "judge"):
             return {}
         if getattr(c, "scorer", "none") != "none":
             from gecscore.models.similarity import make_scorer
@@ -424,7 +424,7 @@ def scored_together(config: MetricConfig) -> bool:
     process through ``Metric.score_systems``."""
     cls = metric_class(config.metric)
     metric = cls(build_config(cls.config_type, config.option_dict))
-    return metric.needs() == "model" or metric.needs_all_systems()
+    return metric.needs() in ("similarity", "model") or metric.needs_all_systems()
 
 
 # ---------------------------------------------------------------- resolving names

@@ -1,0 +1,2 @@
+"""IMPARA (Maeda et al. 2022): a BERT quality estimator gated by source-hypothesis similarity;
+reference-free."""
