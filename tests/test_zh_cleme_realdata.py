@@ -69,3 +69,17 @@ def test_cleme2_equals_the_reference(mucgec, level, assumption):
     values = score("cleme2", mucgec, level, assumption)
     for key, expected in CLEME2[level, assumption].items():
         assert values[key] == pytest.approx(expected, abs=1e-4), key
+
+
+def test_cannot_annotate_only_sentences_are_scored_as_unchanged(mucgec):
+    # ChERRANT's scorer skips a sentence whose only reference is 无法标注 (3 in MuCGEC dev);
+    # CLEME's M2 reader drops the NA edit, leaving the source as the reference, so the
+    # example system's edits there are over-corrections. Ours, as CLEME: 3 + 2 + 4 FP_un.
+    import gecscore
+
+    gold, predictions, work = mucgec
+    metric = gecscore.load("cleme2", lang="zh")
+    records = metric.score(metric.prepare_para(gold), predictions, work=work).records()
+    assert len(records) == 1137
+    assert [(records[i]["fp_un"], records[i]["tp"], records[i]["fn"], records[i]["over"])
+            for i in (97, 463, 1076)] == [(3, 0, 0, 1.0), (2, 0, 0, 1.0), (4, 0, 0, 1.0)]
