@@ -116,3 +116,46 @@ def test_real_seeda_ref_f_outputs_and_rankings():
     assert {"REF-F", "GPT-3.5"} <= set(ranking.scores)
     lengths = {s: len((subset / f"{s}.txt").read_text(encoding="utf-8").split("\n")) for s in ranking.systems}
     assert set(lengths.values()) == {391}
+
+
+def test_system_names_keep_dots_inside():
+    from pathlib import Path
+
+    from gecscore.metaeval.leaderboard import system_name
+
+    assert system_name(Path("GPT-3.5.txt")) == "GPT-3.5"          # SEEDA's system
+    assert system_name(Path("AMU.errant.m2")) == "AMU" == system_name(Path("AMU.txt"))
+    assert system_name(Path("GPT-3.5.errant.m2")) == "GPT-3.5" == system_name(Path("GPT-3.5.m2"))
+
+
+@pytest.mark.realdata
+def test_real_seeda_trueskill_aggregation_correlates_as_by_hand():
+    """SentGREEN on the SEEDA subset (base set, 12 systems): the leaderboard's TrueSkill
+    aggregation and its correlation with SEEDA-S TrueSkill equal the ones made by hand."""
+    from scipy.stats import pearsonr, spearmanr
+
+    from gecscore.io.text import read_lines
+    from gecscore.metaeval.human import match_lines
+    from gecscore.metaeval.leaderboard import discover_systems, run_leaderboard
+    from gecscore.metaeval.refsets import load_refset
+
+    subset = require(GEC_DATA / "seeda" / "outputs" / "subset")
+    require(CONLL14 / "official-2014.combined.m2")
+    refset = load_refset("conll14")
+    refset = refset.subset(match_lines(read_lines(subset / "INPUT.txt"), refset.sources))
+    human = load_human("seeda-base", GEC_DATA)
+    names = human["seeda-S-TS"].systems
+    board = run_leaderboard(refset, discover_systems(subset, only=names), ["green-sentence"], human=human,
+                            progress=False, aggregation="trueskill")
+    assert board.aggregated == ["green-sentence"]
+    sentence = {s: board.scores[s]["green-sentence"].sentence_scores for s in sorted(names)}
+    assert {len(v) for v in sentence.values()} == {391}
+    by_hand = trueskill_aggregate(sentence)
+    assert board.column("green-sentence") == pytest.approx(by_hand, abs=1e-15)
+    ts = human["seeda-S-TS"]
+    x, y = [by_hand[s] for s in ts.systems], [ts.scores[s] for s in ts.systems]
+    corr = board.correlations["green-sentence"]["seeda-S-TS"]
+    assert corr.pearson == pytest.approx(pearsonr(x, y)[0], abs=1e-12)
+    assert corr.spearman == pytest.approx(spearmanr(x, y)[0], abs=1e-12)
+    assert (round(corr.pearson, 3), round(corr.spearman, 3)) == (0.863, 0.888)   # mean: 0.903, 0.895
+    assert board.pairwise["green-sentence"]["seeda-S-TS"].counts()["disagree"] == 9   # of 66 pairs

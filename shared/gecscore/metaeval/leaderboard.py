@@ -53,8 +53,13 @@ class SystemSource:
 
 
 def system_name(path: Path) -> str:
-    """``AMU.txt`` and ``AMU.errant.m2`` are both system ``AMU``."""
-    return path.name.split(".")[0]
+    """``AMU.txt`` and ``AMU.errant.m2`` are both system ``AMU``; ``GPT-3.5.txt`` (SEEDA) is
+    ``GPT-3.5``: only the extension and, for M2, one alphabetic tag before it are dropped."""
+    name = path.name
+    if name.endswith(".m2"):
+        stem, _, tag = name[:-3].rpartition(".")
+        return stem if stem and tag.isalpha() else name[:-3]
+    return name[:-4] if name.endswith(".txt") else name
 
 
 def discover_systems(systems_dir: str | Path | None = None, hyp_m2_dir: str | Path | None = None,
