@@ -159,3 +159,20 @@ def test_real_seeda_trueskill_aggregation_correlates_as_by_hand():
     assert corr.spearman == pytest.approx(spearmanr(x, y)[0], abs=1e-12)
     assert (round(corr.pearson, 3), round(corr.spearman, 3)) == (0.863, 0.888)   # mean: 0.903, 0.895
     assert board.pairwise["green-sentence"]["seeda-S-TS"].counts()["disagree"] == 9   # of 66 pairs
+
+
+def test_sentence_set_keeps_a_seeda_sets_systems(tiny, capsys):  # noqa: F811 - the fixture
+    from test_leaderboard import JUDGMENTS
+
+    (tiny / "judgments.xml").write_text(JUDGMENTS)
+    argv = ["leaderboard", "--m2", str(tiny / "gold.m2"), "--hyp-m2-dir", str(tiny / "hyp"), "--metrics",
+            "m2-sentence", "--sentence-judgments", f"toy={tiny / 'judgments.xml'}", "--json"]
+    assert main([*argv, "--sentence-set", "base"]) == 0
+    toy = json.loads(capsys.readouterr().out)["sentence_level"]["configs"]["m2-sentence"]["toy"]
+    # base drops INPUT: of test_leaderboard's four pairs, PERFECT > WRONG agrees, HALF > PERFECT
+    # disagrees; PERFECT > INPUT and the INPUT-WRONG tie are gone
+    assert (toy["agree"], toy["disagree"], toy["neutral"], toy["pairs"]) == (1, 1, 0, 2)
+    assert main([*argv, "--sentence-set", "+ref-f"]) == 0        # also drops INPUT
+    assert json.loads(capsys.readouterr().out)["sentence_level"]["configs"]["m2-sentence"]["toy"]["pairs"] == 2
+    assert main([*argv, "--sentence-set", "all"]) == 0
+    assert json.loads(capsys.readouterr().out)["sentence_level"]["configs"]["m2-sentence"]["toy"]["pairs"] == 4
