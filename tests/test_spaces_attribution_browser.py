@@ -58,7 +58,8 @@ def test_edits_coloured_by_attribution(pair, name):
     page.locator("#gec-colour").get_by_label("attribution", exact=True).check()
     page.wait_for_selector("#gec-view .gec-attr")
     edits = _edits(page)
-    assert [(before, after) for before, after, _, _ in edits] == [("childs", "children"), ("for", "at"), ("∅", "again")]
+    pairs = [(before, after) for before, after, _, _ in edits]
+    assert pairs == [("childs", "children"), ("for", "at"), ("∅", "again")]
     for _, _, value, background in edits:
         assert _rgb(background) == (GREEN if value > 0 else RED), (value, background)
     assert edits[0][2] > 0 and edits[1][2] < 0                    # the gold edit helps, the wrong one hurts

@@ -151,7 +151,8 @@ def match_lines(subset: Sequence[str], full: Sequence[str], subset_name: str = "
 
 def load_human(spec: str, data_dir: str | Path | None = None) -> dict[str, HumanScores]:
     """Rankings named by ``spec``: ``gjg15``, ``seeda-base``, ``seeda-+input``, ``seeda-+ref-f``
-    (also ``seeda-+fluency``, ``seeda-+REF-F_GPT-3.5``), ``seeda-all``, or the path of a TSV file (``system<TAB>score...`` with a header)."""
+    (also ``seeda-+fluency``, ``seeda-+REF-F_GPT-3.5``), ``seeda-all``, or the path of a TSV file
+    (``system<TAB>score...`` with a header)."""
     from gecscore.metaeval.refsets import data_root
 
     if spec == "gjg15":
