@@ -76,7 +76,7 @@ def section_lines(system_set: str = "base", ties: str = "neutral", window: int =
     """The Markdown section (``###`` headings): the sentence-level table and the window analysis."""
     from gecscore.errors import MissingModelError
     from gecscore.io.text import read_lines
-    from gecscore.metaeval.human import SEEDA_SYSTEM_SETS, match_lines, seeda_scores
+    from gecscore.metaeval.human import match_lines, seeda_scores, seeda_systems
     from gecscore.metaeval.registry import similarity_model
     from gecscore.metaeval.sentence_level import pairwise_agreement, read_judgments, window_analysis
 
@@ -90,7 +90,7 @@ def section_lines(system_set: str = "base", ties: str = "neutral", window: int =
                   else f"`{Path(model).parent.name}`" if Path(model).is_dir() else f"`{model}`")
     start = time.perf_counter()
     all_systems = read_lines(seeda / "human" / "SYSTEMS.txt", allow_empty=False)
-    systems = [s for s in all_systems if s not in SEEDA_SYSTEM_SETS[system_set]]
+    systems = seeda_systems(system_set, all_systems)
     indices = match_lines(read_lines(seeda / "outputs" / "subset" / "INPUT.txt"),
                           read_lines(DATA / "conll14" / "source.txt"), "SEEDA subset INPUT", "CoNLL-2014 source")
     outputs = {s: read_lines(seeda / "outputs" / "subset" / f"{s}.txt") for s in all_systems}
@@ -150,7 +150,7 @@ def section_lines(system_set: str = "base", ties: str = "neutral", window: int =
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--systems", default="base", choices=("base", "+input", "all"))
+    parser.add_argument("--systems", default="base", choices=("base", "+input", "+ref-f", "+fluency", "all"))
     parser.add_argument("--ties", default="neutral", choices=("neutral", "seeda-script", "discordant"))
     parser.add_argument("--window", type=int, default=8)
     parser.add_argument("--out", type=Path, help="also write the Markdown section here")

@@ -179,7 +179,8 @@ def test_space_values_reach_the_metric_config_by_name(apps):
     chosen = {"base": "errant", "level": "sentence", "beta": 1.5, "precision": "bf16", "num_layers": "4",
               "per_type": "full", "device": "cpu"}
     values = [chosen.get(c.name, c.value) for c in built]
-    option_vals, space_vals = space.by_name(built, values)
+    option_vals, space_vals = space.by_name(built, [*values, "none"])   # the Space-only attribution control
+    assert space_vals == {"attribution": "none"}
     config = gecscore.load("pt_m2", **space.run_options(option_vals, space_vals)).config
     assert (config.base, config.level, config.beta, config.precision, config.num_layers, config.per_type,
             config.device) == ("errant", "sentence", 1.5, "bf16", 4, "full", "cpu")
@@ -249,8 +250,8 @@ def test_space_picks_the_metric_for_the_options(apps):
     space = apps["cleme2"].SPACE
     built = space.controls()
     values = [{"alpha": "", "beta": 1.0}.get(c.name, c.value) for c in built]
-    options, picked = space.by_name(built, [*values, "cleme"])
-    assert picked == {"metric": "cleme"}
+    options, picked = space.by_name(built, [*values, "cleme", "shapley"])
+    assert picked == {"metric": "cleme", "attribution": "shapley"}
     assert space.run_options(options, picked)["beta"] == 1.0 and "alpha" not in space.run_options(options, picked)
     assert space.visibility(options, picked)["beta"] and not space.visibility(options, {"metric": "cleme2"})["beta"]
 

@@ -5,6 +5,7 @@ Runs from the repository or from a published Space folder; needs only ``gecscore
 import gecscore
 from gecscore.chunks.config import ClemeConfig
 from gecscore.chunks.config import Cleme2Config
+from gecscore.spaces import attribution_view
 from gecscore.spaces import chunks_view
 from gecscore.spaces import per_type_view
 from gecscore.spaces.examples import FOUR_LABELS
@@ -46,9 +47,11 @@ def metric_radio():
                     info="cleme2: hit/wrong/under/over; cleme: chunk precision/recall/F")
 
 
-def compute(corpus, options: dict, metric: str = "cleme2") -> Outcome:
-    """Score with ``gecscore.load(metric, **options)``: only the options ``metric`` has, by name."""
-    result = score_request(gecscore.load(metric, **options), corpus)
+def compute(corpus, options: dict, metric: str = "cleme2", attribution: str = "none") -> Outcome:
+    """Score with ``gecscore.load(metric, **options)``: only the options ``metric`` has, by name;
+    with ``attribution``, each hypothesis edit's share of its sentence's score as well."""
+    scorer = gecscore.load(metric, **options)
+    result = score_request(scorer, corpus)
     contract = result.as_dict()
     if metric == "cleme2":
         chart = chunks_view.ratio_chart(contract)
@@ -57,17 +60,20 @@ def compute(corpus, options: dict, metric: str = "cleme2") -> Outcome:
                                "Corpus: chunk precision / recall / F")
     if "per_type" in contract:
         chart += per_type_view.per_type_html(contract["per_type"])
-    return Outcome(contract, chart, result.records())
+    records = attribution_view.with_attribution(scorer, corpus, result.records(), attribution)
+    return Outcome(contract, chart, records)
 
 
 def build_view() -> list:
     show = gr.Dropdown(list(chunks_view.SHOW_CHOICES), value="all sentences", label="show",
                        elem_id="gec-show")
     limit = gr.Slider(1, 500, value=50, step=1, label="at most this many sentences")
-    return [show, limit]
+    return [show, limit, attribution_view.colour_radio()]
 
 
-def render_view(records, show="all sentences", limit=50) -> str:
+def render_view(records, show="all sentences", limit=50, colour="labels") -> str:
+    if colour == "attribution":
+        return attribution_view.sentences_html(records, limit=int(limit))
     ratios = bool(records) and "hit" in records[0]
     return chunks_view.sentences_html(records, show=show, limit=int(limit), ratios=ratios)
 
@@ -84,7 +90,7 @@ SPACE = MetricSpace(
     options=OPTIONS,
     choices={"lang": OFFERED_LANGS},
     placeholders=PLACEHOLDERS,
-    space_controls={"metric": metric_radio},
+    space_controls={"metric": metric_radio, "attribution": attribution_view.method_radio},
     pick_metric=lambda space_values: space_values.get("metric") or "cleme2",
     compute=compute,
     render_view=render_view,

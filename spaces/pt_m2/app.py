@@ -4,6 +4,7 @@ Runs from the repository or from a published Space folder; needs only ``gecscore
 """
 import gecscore
 from gecscore.m2.config import PtM2Config
+from gecscore.spaces import attribution_view
 from gecscore.spaces import metric_views
 from gecscore.spaces import per_type_view
 from gecscore.spaces.examples import FOUR_LABELS
@@ -35,22 +36,27 @@ PLACEHOLDERS = {"model": "default: bert-base-uncased (facebook/bart-base for bar
                 "batch_size": "default: 64 (16 for bartscore)"}
 
 
-def compute(corpus, options: dict) -> Outcome:
-    """Score with ``gecscore.load("pt_m2", **options)``: the Space's values, by name."""
+def compute(corpus, options: dict, attribution: str = "none") -> Outcome:
+    """Score with ``gecscore.load("pt_m2", **options)``: the Space's values, by name; with
+    ``attribution``, each hypothesis edit's share of its sentence's score as well."""
     metric = gecscore.load("pt_m2", **options)
     result = score_request(metric, corpus)
     contract = result.as_dict()
     chart = metric_views.prf_chart(contract, "Corpus: weighted precision / recall / F")
     if "per_type" in contract:
         chart += per_type_view.per_type_html(contract["per_type"])
-    return Outcome(contract, chart, result.records())
+    records = attribution_view.with_attribution(metric, corpus, result.records(), attribution)
+    return Outcome(contract, chart, records)
 
 
 def build_view() -> list:
-    return [gr.Slider(1, 500, value=50, step=1, label="at most this many sentences")]
+    return [gr.Slider(1, 500, value=50, step=1, label="at most this many sentences"),
+            attribution_view.colour_radio()]
 
 
-def render_view(records, limit=50) -> str:
+def render_view(records, limit=50, colour="labels") -> str:
+    if colour == "attribution":
+        return attribution_view.sentences_html(records, limit=int(limit))
     return metric_views.records_html(records, metric_views.edits_html, int(limit))
 
 
@@ -64,6 +70,7 @@ SPACE = MetricSpace(
     options=OPTIONS,
     choices={"lang": OFFERED_LANGS},
     placeholders=PLACEHOLDERS,
+    space_controls={"attribution": attribution_view.method_radio},
     compute=compute,
     render_view=render_view,
     build_view=build_view,

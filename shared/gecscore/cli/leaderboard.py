@@ -38,7 +38,8 @@ def register(subparsers) -> None:
                              "or any metric with options: NAME:key=value,... (e.g. 'pt_m2:scorer=none,beta=0.3')")
     parser.add_argument("--list-metrics", action="store_true", help="list the configurations and exit")
     parser.add_argument("--only", nargs="+", metavar="SYSTEM", help="score only these systems")
-    parser.add_argument("--human", help="gjg15, seeda-base, seeda-+input, seeda-all, or a TSV "
+    parser.add_argument("--human", help="gjg15, seeda-base, seeda-+input, seeda-+ref-f (base + REF-F and GPT-3.5, "
+                                        "alias seeda-+fluency), seeda-all, or a TSV "
                                         "(system<TAB>score...) to correlate with")
     parser.add_argument("--data-dir", help="evaluation data folder (default $GEC_DATA or ../shared/data)")
     parser.add_argument("--out", metavar="DIR", help="write CSV/JSON/Markdown (and plots) here")
@@ -53,6 +54,13 @@ def register(subparsers) -> None:
     parser.add_argument("--sentence-ties", choices=("neutral", "seeda-script", "discordant"), default="neutral",
                         help="how a metric tie counts (default neutral: neither agreement nor disagreement, "
                              "as the published SEEDA cells)")
+    parser.add_argument("--aggregation", choices=("mean", "trueskill", "expected-wins"), default="mean",
+                        help="system scores of configurations with sentence scores: their own (mean, default) "
+                             "or the TrueSkill / Expected Wins aggregation of sentence-level comparisons "
+                             "(Goto et al. 2025); the correlations use them")
+    parser.add_argument("--sentence-set", metavar="SEEDA_SET",
+                        help="keep only this SEEDA system set in the sentence-level meta-evaluation: base, +input, "
+                             "+ref-f (alias +fluency) or all (default: every scored system)")
     parser.add_argument("--window", type=int, default=0, metavar="N",
                         help="with --human: SEEDA's window analysis, r and rho over every N systems consecutive "
                              "in the human ranking (SEEDA uses 8; default off)")
@@ -140,7 +148,8 @@ def _run(args: argparse.Namespace) -> int:
     board = run_leaderboard(refset, systems, args.metrics, human=human, jobs=args.jobs,
                             bootstrap=args.bootstrap, seed=args.seed, options=options, judgments=judgments,
                             ties=args.sentence_ties, baseline=args.baseline, significance=significance,
-                            window=args.window)
+                            window=args.window, aggregation=args.aggregation,
+                            sentence_systems=_sentence_systems(args.sentence_set, systems))
     for name, reason in board.unavailable.items():
         print(f"{name}: {reason}", file=sys.stderr)
     if args.out:
@@ -177,3 +186,10 @@ def load_judgments(specs: list[str], data_dir: str | None) -> dict:
         else:
             raise GecInputError(f"--sentence-judgments: expected 'seeda' or NAME=FILE.xml, got {spec!r}")
     return judgments
+
+
+def _sentence_systems(spec: str | None, systems) -> list[str] | None:
+    """The scored systems of SEEDA set ``spec`` (None: every scored system)."""
+    from gecscore.metaeval.human import seeda_systems
+
+    return None if spec is None else seeda_systems(spec, [s.name for s in systems])

@@ -9,6 +9,7 @@ import sys
 from gecscore.cli.inputs import (add_input_arguments, add_output_arguments, prepare_gold, print_result,
                                  read_systems, write_json_lines)
 from gecscore.cli.options import add_config_arguments, config_from_args
+from gecscore.errors import GecInputError
 
 # Exit code when scores were printed but the LLM judge let the run down: more than
 # --max-fallback-share of the LLM edit weights fell back to 1 (CLEME2.0 --weighting llm), or every
@@ -38,7 +39,29 @@ def register(subparsers) -> None:
                                 metavar="FRACTION",
                                 help=f"--weighting llm: exit with status {JUDGE_SHORTFALL} when more than this share "
                                      f"of the edits fell back to weight 1 (default {DEFAULT_MAX_FALLBACK_SHARE:g})")
+        if name in PER_EDIT_METRICS:
+            add_per_edit_arguments(parser)
         parser.set_defaults(run=run, metric=name)
+
+
+# Metrics whose sentence-level score --per-edit attributes to the hypothesis edits
+PER_EDIT_METRICS = ("cleme2", "pt_m2")
+
+
+def add_per_edit_arguments(parser: argparse.ArgumentParser) -> None:
+    """The --per-edit output and how it is computed: output options of the command, not metric
+    options (they change no score or signature), so declared here once, as argparse flags."""
+    from gecscore.attribution.methods import DEFAULT_SAMPLES, METHODS
+
+    group = parser.add_argument_group("per-edit attribution (--per-edit)")
+    group.add_argument("--per-edit", metavar="FILE",
+                       help="write one JSON record per hypothesis edit (JSON Lines) to FILE: its sentence, span, "
+                            "correction and share of the metric's sentence-level score")
+    group.add_argument("--attribution", choices=tuple(METHODS), default="shapley",
+                       help="how an edit's share is measured (default shapley: exact, sampled beyond 14 edits)")
+    group.add_argument("--attribution-samples", type=int, default=DEFAULT_SAMPLES, metavar="N",
+                       help=f"permutations of sampled Shapley (default {DEFAULT_SAMPLES})")
+    group.add_argument("--seed", type=int, default=0, help="seed of sampled Shapley's permutations (default 0)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -48,6 +71,13 @@ def run(args: argparse.Namespace) -> int:
 
     cls = metric_class(args.metric)
     metric = cls(config_from_args(cls.config_type, args))
+    per_edit = getattr(args, "per_edit", None)
+    if per_edit:
+        from gecscore.outputs import check_output_file
+
+        if args.attribution_samples < 1:
+            raise GecInputError(f"--attribution-samples must be at least 1, got {args.attribution_samples}")
+        check_output_file(per_edit, "--per-edit")
     prepared = prepare_gold(args, metric)
     systems = read_systems(args, prepared)
     judge = None
@@ -71,6 +101,8 @@ def run(args: argparse.Namespace) -> int:
         several = len(results) > 1
         write_json_lines(args.per_sentence, ({"system": name, **record} if several else record
                                              for name, result in results for record in result.records()))
+    if per_edit:
+        write_per_edit(args, metric, prepared, systems)
     if len(results) > 1 and args.json:
         print(json.dumps({"metric": args.metric, "systems": {name: result.as_dict() for name, result in results}}))
         return 0
@@ -79,6 +111,37 @@ def run(args: argparse.Namespace) -> int:
             print(f"== {name}")
         print_one(args, result)
     return judge_shortfall(args, results)
+
+
+def per_edit_records(metric, prepared, systems, method: str = "shapley", samples: int = 64,
+                     seed: int = 0) -> list[dict]:
+    """Each system's per-edit attribution records (:func:`gecscore.attribution.corpus.attribute_corpus`)
+    with the metric at sentence level: an edit's share is of its own sentence's score, which a
+    corpus-level score (pooled counts) does not split into. ``system`` is added with several."""
+    import dataclasses
+
+    from gecscore.attribution.corpus import attribute_corpus
+    from gecscore.types import Target
+
+    sentence = type(metric)(dataclasses.replace(metric.config, level="sentence"))
+    records = []
+    for name, predictions in systems:
+        checked = sentence.checked_predictions(prepared, predictions)
+        targets = (checked if checked and isinstance(checked[0], Target)
+                   else sentence.hypothesis_edits(prepared, checked, {}))
+        found = attribute_corpus(sentence, prepared.gold, targets, method, samples, seed)
+        records += [{"system": name, **r} if len(systems) > 1 else r for r in found]
+    return records
+
+
+def write_per_edit(args: argparse.Namespace, metric, prepared, systems) -> None:
+    """The --per-edit file: JSON Lines, one record per hypothesis edit."""
+    from gecscore.outputs import open_output
+
+    records = per_edit_records(metric, prepared, systems, args.attribution, args.attribution_samples, args.seed)
+    with open_output(args.per_edit, "w", "--per-edit") as handle:
+        for record in records:
+            handle.write(json.dumps(record, ensure_ascii=False) + "\n")
 
 
 def judge_shortfall(args: argparse.Namespace, results) -> int:

@@ -1,4 +1,4 @@
-"""Human system rankings: GJG15 (EW/TS) and SEEDA (EW/TS x sentence/edit, three system sets).
+"""Human system rankings: GJG15 (EW/TS) and SEEDA (EW/TS x sentence/edit, four system sets).
 
 A :class:`HumanScores` is one ranking: system name -> human score, in the file's order.
 """
@@ -14,8 +14,13 @@ SEEDA_SYSTEM_SETS = {
     # Kobayashi et al. (2024): the standard "base" set drops GPT-3.5, INPUT and REF-F.
     "base": ("GPT-3.5", "INPUT", "REF-F"),
     "+input": ("GPT-3.5", "REF-F"),
+    # The fluent corrections added to base (SEEDA's "+REF-F_GPT-3.5", the "+fluency" setting):
+    # only INPUT is dropped (SEEDA's utils/corr_system.py: del_id = [5]), 14 systems.
+    "+ref-f": ("INPUT",),
     "all": (),
 }
+#: other spellings of a set: SEEDA's own option value and the paper's "+fluency"
+SEEDA_SET_ALIASES = {"+ref-f_gpt-3.5": "+ref-f", "+fluency": "+ref-f"}
 SEEDA_GRANULARITIES = {"sent": "SEEDA-S", "edit": "SEEDA-E"}
 HUMAN_METHODS = ("EW", "TS")
 
@@ -83,15 +88,31 @@ def _read_column(path: Path) -> list[str]:
     return [line.strip() for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
+def seeda_set(system_set: str) -> str:
+    """The canonical name of a SEEDA system set (case-insensitive; aliases resolved), so the
+    CLI, the scripts and the sentence-level meta-evaluation all mean the same systems."""
+    key = system_set.lower()
+    key = SEEDA_SET_ALIASES.get(key, key)
+    if key not in SEEDA_SYSTEM_SETS:
+        raise GecInputError(f"unknown SEEDA system set {system_set!r}; expected one of: "
+                            f"{', '.join([*SEEDA_SYSTEM_SETS, *SEEDA_SET_ALIASES])}")
+    return key
+
+
+def seeda_systems(system_set: str, systems: Sequence[str]) -> list[str]:
+    """The ``systems`` (e.g. SEEDA's ``SYSTEMS.txt``) kept by ``system_set``, in their order."""
+    dropped = set(SEEDA_SYSTEM_SETS[seeda_set(system_set)])
+    return [s for s in systems if s not in dropped]
+
+
 def seeda_scores(human_dir: str | Path, system_set: str = "base") -> dict[str, HumanScores]:
     """SEEDA rankings ``seeda-S-EW``, ``seeda-S-TS``, ``seeda-E-EW``, ``seeda-E-TS``.
 
     Reads ``{EW,TS}_{sent,edit}.txt`` (one score per line, in the order of ``SYSTEMS.txt``)
-    and keeps the systems of ``system_set`` (``base``, ``+input`` or ``all``).
+    and keeps the systems of ``system_set`` (``base``, ``+input``, ``+ref-f`` alias
+    ``+fluency`` / ``+REF-F_GPT-3.5``, or ``all``).
     """
-    if system_set not in SEEDA_SYSTEM_SETS:
-        raise GecInputError(f"unknown SEEDA system set {system_set!r}; expected one of: "
-                            f"{', '.join(SEEDA_SYSTEM_SETS)}")
+    system_set = seeda_set(system_set)
     human_dir = Path(human_dir)
     systems = _read_column(human_dir / "SYSTEMS.txt")
     rankings = {}
@@ -129,8 +150,9 @@ def match_lines(subset: Sequence[str], full: Sequence[str], subset_name: str = "
 
 
 def load_human(spec: str, data_dir: str | Path | None = None) -> dict[str, HumanScores]:
-    """Rankings named by ``spec``: ``gjg15``, ``seeda-base``, ``seeda-+input``, ``seeda-all``,
-    or the path of a TSV file (``system<TAB>score...`` with a header)."""
+    """Rankings named by ``spec``: ``gjg15``, ``seeda-base``, ``seeda-+input``, ``seeda-+ref-f``
+    (also ``seeda-+fluency``, ``seeda-+REF-F_GPT-3.5``), ``seeda-all``, or the path of a TSV file
+    (``system<TAB>score...`` with a header)."""
     from gecscore.metaeval.refsets import data_root
 
     if spec == "gjg15":
@@ -140,4 +162,4 @@ def load_human(spec: str, data_dir: str | Path | None = None) -> dict[str, Human
     if Path(spec).is_file():
         return read_human_tsv(spec, prefix=f"{Path(spec).stem}-")
     raise GecInputError(f"unknown human ranking {spec!r}; expected gjg15, seeda-base, seeda-+input, "
-                        "seeda-all or a TSV file")
+                        "seeda-+ref-f (alias seeda-+fluency), seeda-all or a TSV file")

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import math
 import os
 import signal
 import time
@@ -52,8 +53,13 @@ class SystemSource:
 
 
 def system_name(path: Path) -> str:
-    """``AMU.txt`` and ``AMU.errant.m2`` are both system ``AMU``."""
-    return path.name.split(".")[0]
+    """``AMU.txt`` and ``AMU.errant.m2`` are both system ``AMU``; ``GPT-3.5.txt`` (SEEDA) is
+    ``GPT-3.5``: only the extension and, for M2, one alphabetic tag before it are dropped."""
+    name = path.name
+    if name.endswith(".m2"):
+        stem, _, tag = name[:-3].rpartition(".")
+        return stem if stem and tag.isalpha() else name[:-3]
+    return name[:-4] if name.endswith(".txt") else name
 
 
 def discover_systems(systems_dir: str | Path | None = None, hyp_m2_dir: str | Path | None = None,
@@ -335,6 +341,11 @@ class Leaderboard:
     # config -> each system against the baseline (paired bootstrap and approximate randomisation)
     significance: dict[str, list[Comparison]] = field(default_factory=dict)
     significance_options: dict[str, object] = field(default_factory=dict)
+    # how system scores were made from sentence scores (AGGREGATIONS) and which configs it changed
+    aggregation: str = "mean"
+    aggregated: list[str] = field(default_factory=list)
+    # config -> human ranking -> the system pairs the metric orders as the humans do or not
+    pairwise: dict[str, dict[str, "PairwiseSystems"]] = field(default_factory=dict)
 
     def column(self, config: str) -> dict[str, float]:
         """``{system: score}`` for one configuration."""
@@ -347,14 +358,17 @@ class Leaderboard:
                                  "signature": self.scores[self.systems[0]][c.name].signature if self.systems else ""}
                         for c in self.configs},
             "unavailable": self.unavailable,
-            "systems": {s: {c.name: {"score": self.scores[s][c.name].score, **self.scores[s][c.name].details}
+            "systems": {s: {c.name: {**self.scores[s][c.name].details, "score": self.scores[s][c.name].score}
                             for c in self.configs} for s in self.systems},
             "seconds": {"wall": self.wall_seconds, "per_system": self.seconds},
+            "aggregation": {"method": self.aggregation, "configs": self.aggregated},
         }
         if self.human:
             out["human"] = {name: h.scores for name, h in self.human.items()}
             out["correlations"] = {c: {h: corr.as_dict() for h, corr in by_h.items()}
                                    for c, by_h in self.correlations.items()}
+            out["pairwise_systems"] = {c: {h: p.as_dict() for h, p in by_h.items()}
+                                       for c, by_h in self.pairwise.items()}
         if self.bootstrap:
             out["bootstrap"] = {"options": self.bootstrap_options, "configs": {
                 c: {"intervals": {s: i.as_dict() for s, i in b.intervals.items()},
@@ -389,7 +403,8 @@ def run_leaderboard(refset: RefSet, systems: Sequence[SystemSource], metrics: Se
                     options: RunWide | None = None,
                     judgments: Mapping[str, Sequence[Judgment]] | None = None, ties: str = "neutral",
                     baseline: str | None = None, significance: SignificanceConfig | None = None,
-                    window: int = 0) -> Leaderboard:
+                    window: int = 0, aggregation: str = "mean",
+                    sentence_systems: Sequence[str] | None = None) -> Leaderboard:
     """Score ``systems`` with the configurations matching ``metrics`` (all available if None);
     correlate with ``human`` rankings and bootstrap if asked. ``options``: the run-wide options
     (the similarity model, resolved here once, and the judge) that configurations take where
@@ -402,7 +417,12 @@ def run_leaderboard(refset: RefSet, systems: Sequence[SystemSource], metrics: Se
     it, per configuration, with paired bootstrap and approximate randomisation
     (:mod:`gecscore.metaeval.significance`; ``significance`` sets samples and seed). ``window``
     (with ``human``): SEEDA's window analysis, Pearson and Spearman over every ``window``
-    systems consecutive in each human ranking (:func:`sentence_level.window_analysis`)."""
+    systems consecutive in each human ranking (:func:`sentence_level.window_analysis`).
+    ``aggregation`` (:data:`AGGREGATIONS`): ``mean`` keeps each configuration's own system
+    score; ``trueskill`` / ``expected-wins`` replace it, for configurations with sentence
+    scores, by the pairwise aggregation of Goto et al. 2025 (:func:`aggregate_scores`), before
+    the correlations. ``sentence_systems``: only these systems in the sentence-level
+    meta-evaluation (e.g. a SEEDA set's, :func:`gecscore.metaeval.human.seeda_systems`)."""
     from dataclasses import replace
 
     from gecscore.metaeval.registry import similarity_model
@@ -425,11 +445,13 @@ def run_leaderboard(refset: RefSet, systems: Sequence[SystemSource], metrics: Se
         run_options["judge"] = judge_description(run)
     board = Leaderboard(refset.name, run_options, len(refset), configs, [s.name for s in systems],
                         scores, unavailable, seconds)
+    aggregate_scores(board, aggregation)
     if human:
         board.human = dict(human)
         for config in configs:
             column = board.column(config.name)
             board.correlations[config.name] = {name: correlate(column, ranking) for name, ranking in human.items()}
+            board.pairwise[config.name] = {name: pairwise_systems(column, ranking) for name, ranking in human.items()}
             if window:
                 board.windows[config.name] = {
                     name: window_analysis({s: ranking.scores[s] for s in ranking.systems}, column, window)
@@ -443,7 +465,7 @@ def run_leaderboard(refset: RefSet, systems: Sequence[SystemSource], metrics: Se
                                                             confidence=confidence)
     if judgments:
         board.sentence_ties = ties
-        board.sentence_level = sentence_agreements(board, refset, judgments, ties)
+        board.sentence_level = sentence_agreements(board, refset, judgments, ties, sentence_systems)
     if baseline is not None:
         significance = significance or SignificanceConfig(seed=seed)
         board.significance_options = {"baseline": baseline, "bootstrap": significance.bootstrap,
@@ -455,11 +477,16 @@ def run_leaderboard(refset: RefSet, systems: Sequence[SystemSource], metrics: Se
 
 
 def sentence_agreements(board: Leaderboard, refset: RefSet, judgments: Mapping[str, Sequence[Judgment]],
-                        ties: str = "neutral") -> dict[str, dict[str, PairwiseAgreement]]:
+                        ties: str = "neutral", only: Sequence[str] | None = None
+                        ) -> dict[str, dict[str, PairwiseAgreement]]:
     """Per configuration with sentence scores: its agreement with each set of judgments over the
-    board's systems (alphabetical: the tie order of ``ties="seeda-script"``)."""
+    board's systems, or those of ``only`` (alphabetical: the tie order of ``ties="seeda-script"``)."""
     positions = refset.indices if refset.indices is not None else range(board.n_sentences)
-    systems = sorted(board.systems)
+    if only is not None:
+        missing = sorted(set(only) - set(board.systems))
+        if missing:
+            raise GecInputError(f"sentence-level system(s) not scored: {', '.join(missing)}")
+    systems = sorted(board.systems if only is None else only)
     out: dict[str, dict[str, PairwiseAgreement]] = {}
     for config in board.configs:
         cells = [board.scores[s][config.name].sentence_scores for s in systems]
@@ -491,3 +518,74 @@ def baseline_comparisons(board: Leaderboard, baseline: str, config: Significance
                                              cell.statistic, config=config, names=(baseline, system)))
         out[metric.name] = comparisons
     return out
+
+
+# ---------------------------------------------------------------- aggregation and system pairs
+
+#: ``mean``: each configuration's own system score (a corpus score, or the mean of sentence
+#: scores); the others aggregate sentence-level comparisons (Goto et al. 2025)
+AGGREGATIONS = ("mean", "trueskill", "expected-wins")
+
+
+def aggregate_scores(board: Leaderboard, method: str = "mean") -> list[str]:
+    """Make each system score of a configuration with sentence scores the ``method``
+    aggregation of them, so the correlations, windows, tables and plots rank systems the way
+    the humans' pairwise judgments are aggregated; the configuration's own score stays in the
+    details as ``corpus_score``. Systems enter in name order (TrueSkill's updates are
+    sequential, so one fixed order keeps runs comparable). Returns (and records on the board)
+    the configurations changed."""
+    from gecscore.metaeval.trueskill_aggregate import expected_wins_aggregate, trueskill_aggregate
+
+    if method not in AGGREGATIONS:
+        raise GecInputError(f"unknown aggregation {method!r}; expected one of: {', '.join(AGGREGATIONS)}")
+    board.aggregation = method
+    board.aggregated = []
+    if method == "mean" or len(board.systems) < 2:
+        return board.aggregated
+    aggregate = trueskill_aggregate if method == "trueskill" else expected_wins_aggregate
+    for config in board.configs:
+        cells = {s: board.scores[s][config.name] for s in sorted(board.systems)}
+        if any(cell.sentence_scores is None for cell in cells.values()):
+            continue
+        values = aggregate({s: cell.sentence_scores for s, cell in cells.items()})
+        for system, cell in cells.items():
+            board.scores[system][config.name] = dataclasses.replace(
+                cell, score=values[system], details={**cell.details, "corpus_score": cell.score})
+        board.aggregated.append(config.name)
+    return board.aggregated
+
+
+@dataclass(frozen=True)
+class PairwiseSystems:
+    """Every pair of a human ranking's systems: does the metric order it as the humans do?
+
+    ``cells[(a, b)]`` (``a`` before ``b`` in the ranking's order) is ``agree``, ``disagree``,
+    ``metric-tie`` (equal metric scores) or ``human-tie`` (equal human scores)."""
+
+    human: str
+    systems: tuple[str, ...]
+    cells: dict[tuple[str, str], str]
+
+    def counts(self) -> dict[str, int]:
+        out = dict.fromkeys(("agree", "disagree", "metric-tie", "human-tie"), 0)
+        for verdict in self.cells.values():
+            out[verdict] += 1
+        return out
+
+    def as_dict(self) -> dict:
+        return {"human": self.human, "systems": list(self.systems), "counts": self.counts(),
+                "disagree": [[a, b] for (a, b), v in self.cells.items() if v == "disagree"]}
+
+
+def pairwise_systems(metric: Mapping[str, float], human: HumanScores) -> PairwiseSystems:
+    """The verdict of each system pair of ``human`` (:class:`PairwiseSystems`), which a
+    correlation coefficient sums up but does not show: which systems a metric swaps."""
+    systems = tuple(s for s in human.systems if s in metric)
+    cells = {}
+    for i, a in enumerate(systems):
+        for b in systems[i + 1:]:
+            h = human.scores[a] - human.scores[b]
+            m = metric[a] - metric[b]
+            cells[(a, b)] = ("human-tie" if h == 0 else "metric-tie" if m == 0 or math.isnan(m)
+                             else "agree" if (h > 0) == (m > 0) else "disagree")
+    return PairwiseSystems(human.name, systems, cells)

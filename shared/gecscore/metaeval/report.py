@@ -82,6 +82,8 @@ def _write_files(board: Leaderboard, out: Path, plots: bool) -> list[Path]:
         if plots:
             written += [scatter_plot(board, config.name, out / "plots" / f"{config.name}.png")
                         for config in board.configs]
+            written += [pairwise_plot(board, config.name, out / "plots" / f"pairwise_{config.name}.png")
+                        for config in board.configs if board.pairwise.get(config.name)]
     if board.bootstrap:
         written += _write_bootstrap_csv(board, out)
     if any("per_type" in board.scores[s][c.name].details for s in board.systems for c in board.configs):
@@ -160,10 +162,15 @@ def _write_per_type_csv(board: Leaderboard, path: Path) -> Path:
 def _write_correlations_csv(board: Leaderboard, path: Path) -> Path:
     with path.open("w", newline="", encoding="utf-8") as handle:
         writer = csv.writer(handle)
-        writer.writerow(["config", "human", "pearson", "spearman", "n"])
+        writer.writerow(["config", "human", "pearson", "spearman", "n", "aggregation", "pairs_agree",
+                         "pairs_disagree", "pairs_metric_tie", "pairs_human_tie"])
         for config, by_human in board.correlations.items():
+            aggregation = board.aggregation if config in board.aggregated else "mean"
             for human, corr in by_human.items():
-                writer.writerow([config, human, repr(corr.pearson), repr(corr.spearman), corr.n])
+                pairs = board.pairwise.get(config, {}).get(human)
+                counts = list(pairs.counts().values()) if pairs else ["", "", "", ""]
+                writer.writerow([config, human, repr(corr.pearson), repr(corr.spearman), corr.n, aggregation,
+                                 *counts])
     return path
 
 
@@ -189,7 +196,7 @@ def markdown(board: Leaderboard, plots_dir: str | None = None) -> str:
     options = ", ".join(f"{k}={v}" for k, v in board.refset_options.items())
     lines = [f"# Leaderboard on {board.refset}", "",
              f"{board.n_sentences} sentences; {options}. Sorted by `{first}`. "
-             f"Scored in {board.wall_seconds:.1f} s.", "",
+             f"Scored in {board.wall_seconds:.1f} s.{_aggregation_note(board)}", "",
              "| system | " + " | ".join(names) + " |", "|---" * (len(names) + 1) + "|"]
     for system in order:
         lines.append(f"| {system} | " + " | ".join(_fmt(board.scores[system][n].score) for n in names) + " |")
@@ -204,8 +211,17 @@ def markdown(board: Leaderboard, plots_dir: str | None = None) -> str:
                 corr = board.correlations[name][h]
                 cells += [_fmt(corr.pearson, 3), _fmt(corr.spearman, 3)]
             lines.append(f"| {name} | " + " | ".join(cells) + " |")
+        if board.pairwise:
+            lines += ["", "System pairs ordered as by humans (agree / disagree / metric ties; human ties left out):",
+                      "", "| metric | " + " | ".join(humans) + " |", "|---" * (len(humans) + 1) + "|"]
+            for name in names:
+                counts = [board.pairwise[name][h].counts() for h in humans]
+                lines.append(f"| {name} | " + " | ".join(f"{c['agree']} / {c['disagree']} / {c['metric-tie']}"
+                                                         for c in counts) + " |")
         if plots_dir:
             lines += ["", "Scatter plots: " + ", ".join(f"[{n}]({plots_dir}/{n}.png)" for n in names)]
+            lines += ["", "Pairwise plots: " + ", ".join(f"[{n}]({plots_dir}/pairwise_{n}.png)" for n in names
+                                                         if board.pairwise.get(n))]
     if board.bootstrap:
         opts = board.bootstrap_options
         lines += ["", f"## Paired bootstrap ({opts['resamples']} resamples over sentences, seed {opts['seed']}, "
@@ -275,6 +291,15 @@ def markdown(board: Leaderboard, plots_dir: str | None = None) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _aggregation_note(board: Leaderboard) -> str:
+    """The sentence of the page that says how the system scores were made."""
+    if board.aggregation == "mean":
+        return " Aggregation: mean (each configuration's own system score)."
+    changed = ", ".join(f"`{c}`" for c in board.aggregated) or "none (no configuration has sentence scores)"
+    return (f" Aggregation: {board.aggregation} of the sentence-level comparisons (Goto et al. 2025) for "
+            f"{changed}; the others keep their own system score.")
+
+
 def _sortable(value: float) -> float:
     return -math.inf if math.isnan(value) else value
 
@@ -306,6 +331,50 @@ def scatter_plot(board: Leaderboard, config: str, path: str | Path) -> Path:
         ax.tick_params(labelsize=7)
     fig.suptitle(f"{config} on {board.refset}", fontsize=10)
     fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+#: colour of each verdict of :class:`gecscore.metaeval.leaderboard.PairwiseSystems`
+PAIR_COLOURS = {"agree": "#2e8b57", "disagree": "#c0392b", "metric-tie": "#b0b0b0", "human-tie": "#f2f2f2"}
+
+
+def pairwise_plot(board: Leaderboard, config: str, path: str | Path) -> Path:
+    """One matrix per human ranking: systems in human order (best first) on both axes, each
+    pair coloured by whether the metric orders it as the humans do (green agree, red disagree,
+    grey metric tie, light human tie): where a correlation hides which systems are swapped."""
+    from gecscore.extras import require
+
+    matplotlib = require("matplotlib", "the leaderboard's pairwise plots")
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.colors import ListedColormap
+    from matplotlib.patches import Patch
+
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    panels = list(board.pairwise[config].values())
+    size = max(len(p.systems) for p in panels)
+    fig, axes = plt.subplots(1, len(panels), figsize=(0.32 * size * len(panels) + 2.5, 0.32 * size + 2.2),
+                             squeeze=False)
+    verdicts = list(PAIR_COLOURS)
+    cmap = ListedColormap([*PAIR_COLOURS.values(), "#ffffff"])
+    for ax, pairs in zip(axes[0], panels):
+        ranking = board.human[pairs.human]
+        order = sorted(pairs.systems, key=lambda s: -ranking.scores[s])
+        matrix = [[len(verdicts) if a == b else verdicts.index(pairs.cells.get((a, b)) or pairs.cells[(b, a)])
+                   for b in order] for a in order]
+        ax.imshow(matrix, cmap=cmap, vmin=0, vmax=len(verdicts), interpolation="nearest")
+        ax.set_xticks(range(len(order)), order, rotation=90, fontsize=6)
+        ax.set_yticks(range(len(order)), order, fontsize=6)
+        c = pairs.counts()
+        ax.set_title(f"{pairs.human}: {c['agree']} agree, {c['disagree']} disagree, {c['metric-tie']} ties",
+                     fontsize=8)
+    fig.legend(handles=[Patch(color=colour, label=v) for v, colour in PAIR_COLOURS.items()], loc="lower center",
+               ncol=4, fontsize=7, frameon=False)
+    fig.suptitle(f"{config} vs human rankings on {board.refset}", fontsize=9)
+    fig.tight_layout(rect=(0, 0.06, 1, 1))
     fig.savefig(path, dpi=110)
     plt.close(fig)
     return path

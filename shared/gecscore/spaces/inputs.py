@@ -203,6 +203,12 @@ def score_request(metric, corpus: CorpusInput, limits: RequestLimits | None = No
     """Score one request on the metric seam: gold edits from the uploaded M2 (or I-measure XML)
     file as given, else ERRANT on the references; the reference side of a pasted corpus is kept
     across requests (:data:`gecscore.metric.PREPARED`)."""
+    return metric.score(prepare_request(metric, corpus, limits), corpus.hypotheses)
+
+
+def prepare_request(metric, corpus: CorpusInput, limits: RequestLimits | None = None):
+    """The request's reference side prepared for ``metric`` (:func:`score_request`'s), which the
+    per-edit attribution view needs as well."""
     from gecscore.metric import PREPARED
     from gecscore.types import GoldCorpus
 
@@ -223,4 +229,4 @@ def score_request(metric, corpus: CorpusInput, limits: RequestLimits | None = No
             raise GecInputError(f"{len(corpus.hypotheses)} lines but the gold file has {len(gold)} sentences",
                                 "hypothesis")
         prepared = metric.prepare(gold)
-    return metric.score(prepared, corpus.hypotheses)
+    return prepared
