@@ -358,3 +358,24 @@ def test_human_dsgram_eval_strings_parse():
             problems.append(str(error))
     assert len(rows) == 303
     assert problems == ["fluency has no number (got '')"]
+
+
+def test_a_python_caller_is_told_when_the_judge_failed():
+    """Through gecscore.load (and so evaluate), a judge that fails every call gives None scores
+    and a JudgeShortfallWarning with the count, as the CLI's exit status 3 does; a partial
+    failure warns with its count too."""
+    from gecscore.dsgram.metric import DsgramMetric
+    from gecscore.errors import JudgeShortfallWarning
+
+    down = Script({(kind, text): [Reply("down", status=500)] for kind in ("scores", "matrix") for text in "AB"})
+    with JudgeServer(down) as server:
+        metric = DsgramMetric(DsgramConfig(), judge=judge_for(server))
+        with pytest.warns(JudgeShortfallWarning, match="failed on 2 of 2 sentences; no sentence has a score"):
+            result = metric.compute(["a", "b"], ["A", "B"])
+    assert result.score is None
+    half = Script({("scores", "A"): [Reply("down", status=500)], ("matrix", "A"): [Reply("down", status=500)],
+                   ("scores", "B"): ok(scores_answer(5, 5, 5, 5)), ("matrix", "B"): ok(matrix_answer(W_HALF))})
+    with JudgeServer(half) as server:
+        metric = DsgramMetric(DsgramConfig(), judge=judge_for(server))
+        with pytest.warns(JudgeShortfallWarning, match="failed on 1 of 2 sentences; the scores are means"):
+            assert metric.compute(["a", "b"], ["A", "B"]).score == 5.0

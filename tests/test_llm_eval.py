@@ -16,6 +16,7 @@ import pytest
 from judge_server import BatchService, JudgeServer, Reply
 from llm_eval_server import LlmEvalSimulator, Script, answer, request_subject
 import gecscore
+from gecscore.errors import JudgeShortfallWarning
 from gecscore.cli import inputs as cli_inputs, main
 from gecscore.errors import GecOptionError
 from gecscore.judge import Judge, JudgeCache, OpenAIChatBackend, RetryPolicy
@@ -176,7 +177,7 @@ def test_transport_failures_are_counted_not_reasked_and_all_failed_warns():
     # HTTP 500 on every try (1 + 1 retry each): no re-ask; every sentence failed: a warning.
     with JudgeServer(lambda body: Reply("down", status=500)) as server:
         metric = LlmSMetric(LlmSConfig(), judge=judge_for(server))
-        with pytest.warns(RuntimeWarning, match="every judge call failed: none of the 2 sentences has a score "
+        with pytest.warns(JudgeShortfallWarning, match="every judge call failed: none of the 2 sentences has a score "
                                                 r"\(n_failed = 2\)"):
             result = metric.score(metric.prepare_text(["a", "b"]), ["A", "B"])
         assert server.requests == 4

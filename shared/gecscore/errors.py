@@ -29,3 +29,8 @@ class GecOptionError(GecInputError):
 
     def for_cli(self) -> str:
         return f"--{self.option.replace('_', '-')}: {self.detail}"
+
+
+class JudgeShortfallWarning(UserWarning):
+    """An LLM judge failed on some sentences (their scores are left out) or on all of them (the
+    score is None); the command line exits with status 3 in the second case."""

@@ -7,9 +7,12 @@ from __future__ import annotations
 from functools import partial
 from typing import Any, Sequence
 
+import warnings
+
 import numpy as np
 
 from gecscore.dsgram.config import DsgramConfig
+from gecscore.errors import JudgeShortfallWarning
 from gecscore.dsgram.scorer import result_values, score_dsgram, sentence_records
 from gecscore.metric import Metric, Predictions, Prepared, Result
 from gecscore.types import Gold, GoldCorpus, Target
@@ -73,6 +76,13 @@ class DsgramMetric(Metric):
             predictions = [" ".join(p.tokens) for p in predictions]
         detail = score_dsgram(prepared.gold.sources, predictions, self.judge(), c)
         values = result_values(detail)
+        failed, total = values.get("n_failed", 0), values.get("n_sentences", len(detail.sentences))
+        if failed:
+            # the CLI exits 3 when every call failed; a Python or evaluate caller is told here
+            warnings.warn(f"dsgram: the judge failed on {failed} of {total} sentences"
+                          + ("; no sentence has a score (the scores are None)" if failed == total else
+                             "; the scores are means over the others") + f" (judge failures: {values['judge']['failures']})",
+                          JudgeShortfallWarning, stacklevel=3)
         # per sentence (score, 1), or (0, 0) when the judge failed: the mean over scored sentences
         stats = np.asarray([[s.score, 1.0] if not s.failed else [0.0, 0.0] for s in detail.sentences],
                            dtype=np.float64).reshape(-1, 2)

@@ -24,6 +24,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
+from gecscore.errors import JudgeShortfallWarning
 from gecscore.judge.parsing import NUMBER, JudgeOutputError, json_values, normal_key, to_number
 from gecscore.judge.runner import Judge
 from gecscore.judge.types import JudgeRequest, Message, Sampling
@@ -155,7 +156,7 @@ def score_sentences(metric: str, sources: Sequence[str], hypotheses: Sequence[st
     failed = sum(s.failed for s in sentences)
     if sentences and failed == len(sentences):
         warnings.warn(f"{metric}: every judge call failed: none of the {len(sentences)} sentences has a score "
-                      f"(n_failed = {failed}); see the judge summary", RuntimeWarning, stacklevel=2)
+                      f"(n_failed = {failed}); see the judge summary", JudgeShortfallWarning, stacklevel=2)
     return result
 
 
