@@ -6,7 +6,7 @@ import importlib.util
 import sys
 
 from gecscore.extras import install_hint
-from gecscore.options import JudgeOptions, LayerOptions, ModelOptions, PerTypeOptions, fields_of
+from gecscore.options import JudgeOptions, LanguageOptions, LayerOptions, ModelOptions, PerTypeOptions, fields_of
 
 # Run-wide options, each flag made from its one declaration: the similarity model's (PT-M2,
 # PT-ERRANT, CLEME2.0-sim), the judge's (DSGram, CLEME2.0-llm: --judge-<option>, its model
@@ -23,6 +23,9 @@ def register(subparsers) -> None:
                         help="hypothesis edits as M2, DIR/<NAME>[.*].m2 (used instead of ERRANT extraction)")
     gold = parser.add_mutually_exclusive_group()
     gold.add_argument("--m2", metavar="GOLD.m2", help="gold edits (M2)")
+    gold.add_argument("--para", metavar="GOLD.txt",
+                      help="gold as a parallel file (id<TAB>source<TAB>reference...; ChERRANT's), edits by the --lang "
+                           "profile")
     gold.add_argument("--refset", help="a named reference set: conll14, conll14-errant, bn10gec, e-minimal, "
                                        "e-fluency, ne-minimal, ne-fluency (read from --data-dir)")
     parser.add_argument("--exclude-unchanged-refs", action="store_true",
@@ -72,6 +75,9 @@ def register(subparsers) -> None:
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (systems in parallel)")
     from gecscore.cli.options import add_option_flag
 
+    language = parser.add_argument_group("language (every configuration with text input)")
+    for f in fields_of(LanguageOptions):
+        add_option_flag(language, f, run_wide=True)
     tables = parser.add_argument_group("per-type tables (M2, ERRANT, PT-M2 and CLEME configurations)")
     for f in fields_of(PerTypeOptions):
         add_option_flag(tables, f, run_wide=True)
@@ -117,7 +123,8 @@ def _run(args: argparse.Namespace) -> int:
     from gecscore.metaeval.significance import SignificanceConfig
 
     options = RunWide(similarity=options_from_args(args, SIMILARITY_FIELDS, "similarity_"),
-                      judge=options_from_args(args, JUDGE_FIELDS, "judge_"), per_type=args.per_type)
+                      judge=options_from_args(args, JUDGE_FIELDS, "judge_"), per_type=args.per_type,
+                      text=options_from_args(args, fields_of(LanguageOptions)))
     if args.list_metrics:
         _, unavailable = resolve(None, options)
         for config in PRESETS.values():
@@ -126,12 +133,18 @@ def _run(args: argparse.Namespace) -> int:
         return 0
     if not args.systems and not args.hyp_m2_dir:
         raise GecInputError("give --systems DIR and/or --hyp-m2-dir DIR")
-    if not args.m2 and not args.refset:
-        raise GecInputError("give the gold as --m2 GOLD.m2 or --refset NAME")
+    if not args.m2 and not args.refset and not args.para:
+        raise GecInputError("give the gold as --m2 GOLD.m2, --para GOLD.txt or --refset NAME")
     if args.out:
         check_output_dir(args.out)  # fail now, not after the scoring
-    refset = load_refset(args.refset or args.m2, args.data_dir, exclude_unchanged_refs=args.exclude_unchanged_refs,
-                         reference_edits=args.reference_edits)
+    if args.para:
+        from gecscore.lang.profiles import check_lang
+        from gecscore.metaeval.refsets import refset_from_para
+
+        refset = refset_from_para(args.para, check_lang(args.lang or "en"))
+    else:
+        refset = load_refset(args.refset or args.m2, args.data_dir, exclude_unchanged_refs=args.exclude_unchanged_refs,
+                             reference_edits=args.reference_edits)
     for note in refset.notes:
         print(f"note: {note}", file=sys.stderr)
     if args.subset_source:

@@ -107,7 +107,12 @@ class RefSet:
                        indices=tuple(full[i] for i in indices))
 
     def gold(self) -> GoldCorpus:
-        """The gold as the metric seam takes it (edits from the M2 file, or re-extracted by ERRANT)."""
+        """The gold as the metric seam takes it (edits from the M2 file, re-extracted by ERRANT,
+        or extracted from a parallel file by a language profile)."""
+        if self.options.get("gold") == "para":
+            return GoldCorpus(self.sentences, self.options["origin"], self.name,
+                              tuple((k[len("extracted_by."):], v) for k, v in self.options.items()
+                                    if k.startswith("extracted_by.")))
         origin = "errant" if self.options.get("reference_edits") == "errant" else "m2"
         return GoldCorpus(self.sentences, origin, self.name)
 
@@ -193,3 +198,17 @@ def load_refset(name_or_path: str | Path, data_dir: str | Path | None = None, *,
                "fill_missing_annotators": str(bool(fill_missing_annotators)).lower(),
                "exclude_unchanged_refs": str(bool(exclude_unchanged_refs)).lower()}
     return RefSet(name, tuple(sentences), options, tuple(notes), ixml_path)
+
+
+def refset_from_para(path: str | Path, lang: str = "en", tokenize: bool = False) -> RefSet:
+    """A reference set from a parallel file (ChERRANT's format: ``id<TAB>source<TAB>reference
+    ...``), its edits extracted by the language profile of ``lang`` (``zh``: ChERRANT's char
+    level, ``没有错误`` and ``无法标注`` as ChERRANT reads them)."""
+    from gecscore.io.para import read_para
+    from gecscore.lang.profiles import gold_of, profile_for
+
+    para = read_para(path)
+    gold = gold_of(profile_for(lang), list(para.sources), [list(t) for t in para.targets], tokenize)
+    options = {"gold": "para", "origin": gold.origin, "lang": lang,
+               **{f"extracted_by.{k}": v for k, v in gold.extracted_by}}
+    return RefSet(Path(path).name, gold.sentences, options)

@@ -157,6 +157,7 @@ class RunWide:
     similarity: Mapping[str, Any] = field(default_factory=dict)
     judge: Mapping[str, Any] = field(default_factory=dict)
     per_type: str | None = None
+    text: Mapping[str, Any] = field(default_factory=dict)   # the language (lang=), for every text metric
     progress: bool = False        # bars for the model passes (the leaderboard's main process)
 
     @property
@@ -179,6 +180,7 @@ class RunWide:
             extra.update(self.judge)
         if self.per_type is not None:
             extra["per_type"] = self.per_type
+        extra.update(self.text)
         for key, value in extra.items():
             if key in declared and key not in options and value is not None and applies(probe, key):
                 options[key] = value
@@ -315,6 +317,10 @@ class SystemData:
                 from gecscore.io.text import read_lines
 
                 lines = read_lines(self.text_path)
+                if lines and all(line.count("\t") >= 2 for line in lines if line.strip()):
+                    from gecscore.io.para import parse_para   # a parallel file: its prediction column
+
+                    lines = [targets[0] for targets in parse_para(lines, str(self.text_path)).targets]
             else:
                 lines = [" ".join(t.tokens) for t in self.predictions(refs)]
             if len(lines) != len(refs.refset):
