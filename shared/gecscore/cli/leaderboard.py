@@ -62,6 +62,9 @@ def register(subparsers) -> None:
     parser.add_argument("--significance-samples", type=int, default=1000, metavar="N",
                         help="bootstrap resamples and randomisation trials of --baseline (default 1000)")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (systems in parallel)")
+    parser.add_argument("--scheduler", metavar="ADDRESS",
+                        help="score on a Dask cluster instead of --jobs: tcp://HOST:PORT (a running scheduler) or "
+                             "local:N (N local worker processes); needs the dask extra (docs/leaderboard_dask.md)")
     from gecscore.cli.options import add_option_flag
 
     tables = parser.add_argument_group("per-type tables (M2, ERRANT, PT-M2 and CLEME configurations)")
@@ -140,7 +143,7 @@ def _run(args: argparse.Namespace) -> int:
     board = run_leaderboard(refset, systems, args.metrics, human=human, jobs=args.jobs,
                             bootstrap=args.bootstrap, seed=args.seed, options=options, judgments=judgments,
                             ties=args.sentence_ties, baseline=args.baseline, significance=significance,
-                            window=args.window)
+                            window=args.window, scheduler=args.scheduler)
     for name, reason in board.unavailable.items():
         print(f"{name}: {reason}", file=sys.stderr)
     if args.out:
