@@ -153,13 +153,32 @@ def test_scheduler_argument():
             leaderboard_dask.parse_scheduler(bad)
 
 
-def test_local_cluster_gives_the_local_numbers(tiny):
-    _, refset, systems = tiny
-    local = run_leaderboard(refset, systems, MODEL_FREE, progress=False)
-    assert len(local.configs) == 18
-    on_dask = run_leaderboard(refset, systems, MODEL_FREE, progress=False, scheduler="local:2")
-    assert as_json(on_dask) == as_json(local)
-    assert on_dask.column("m2-corpus") == pytest.approx({"HALF": 5 / 11, "INPUT": 0.0, "PERFECT": 1.0})
+def test_local_cluster_gives_the_local_numbers(tiny, capsys):
+    """``gecscore leaderboard --scheduler local:2`` prints the JSON of the local run, byte for
+    byte less the timings (every model-free configuration but the I-measure, which needs the
+    XML gold that only the named reference sets have on the command line)."""
+    from gecscore.cli import main
+
+    root, _, _ = tiny
+    command = ["leaderboard", "--m2", str(root / "gold.m2"), "--systems", str(root / "systems"),
+               "--metrics", *[m for m in MODEL_FREE if m != "imeasure"], "--json"]
+
+    def printed() -> str:
+        out = json.loads(capsys.readouterr().out)
+        out.pop("seconds")
+        return json.dumps(out, sort_keys=True)
+
+    assert main([*command, "--jobs", "2", "--scheduler", "local:2"]) != 0
+    assert "not both" in capsys.readouterr().err
+    assert main(command) == 0
+    local = printed()
+    assert main([*command, "--scheduler", "local:2"]) == 0
+    on_dask = printed()
+    assert on_dask == local
+    board = json.loads(on_dask)
+    assert len(board["configs"]) == 17
+    assert {s: c["m2-corpus"]["score"] for s, c in board["systems"].items()} == pytest.approx(
+        {"HALF": 5 / 11, "INPUT": 0.0, "PERFECT": 1.0})
 
 
 def test_workers_keep_their_reference_state_and_model_passes_go_to_the_gpu_worker(tiny, tmp_path):

@@ -123,6 +123,8 @@ def _run(args: argparse.Namespace) -> int:
         raise GecInputError("give --systems DIR and/or --hyp-m2-dir DIR")
     if not args.m2 and not args.refset:
         raise GecInputError("give the gold as --m2 GOLD.m2 or --refset NAME")
+    if args.scheduler and args.jobs != 1:
+        raise GecInputError("give --jobs (processes here) or --scheduler (a Dask cluster), not both")
     if args.out:
         check_output_dir(args.out)  # fail now, not after the scoring
     refset = load_refset(args.refset or args.m2, args.data_dir, exclude_unchanged_refs=args.exclude_unchanged_refs,
