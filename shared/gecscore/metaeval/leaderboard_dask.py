@@ -92,7 +92,26 @@ def connect(spec: str) -> Iterator[Any]:
     with distributed.LocalCluster(n_workers=value, threads_per_worker=1, processes=True, host="127.0.0.1",
                                   dashboard_address=None, silence_logs=logging.ERROR) as cluster, \
             distributed.Client(cluster, set_as_default=False) as client:
+        client.register_plugin(_ignore_sigint_plugin(), name="gecscore-ignore-sigint")
         yield client
+
+
+def _ignore_sigint_plugin():
+    """A worker plugin: the local workers ignore SIGINT. A Ctrl-C reaches the whole process
+    group; this process decides (cancels, shuts the cluster down in order), as with ``--jobs``,
+    instead of workers dying under their nannies with tracebacks."""
+    import signal
+
+    from distributed import WorkerPlugin
+
+    class IgnoreSigint(WorkerPlugin):
+        def setup(self, worker) -> None:
+            import threading
+
+            if threading.current_thread() is threading.main_thread():
+                signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    return IgnoreSigint()
 
 
 def has_resource(client, name: str = GPU) -> bool:
