@@ -181,6 +181,38 @@ def test_local_cluster_gives_the_local_numbers(tiny, capsys):
         {"HALF": 5 / 11, "INPUT": 0.0, "PERFECT": 1.0})
 
 
+def test_an_interrupted_run_leaves_the_output_and_no_process(tiny, monkeypatch, capsys):
+    """A Ctrl-C (KeyboardInterrupt) as the first result arrives: status 130, the previous
+    ``--out`` untouched, the ``local:2`` cluster's processes all gone."""
+    import psutil
+
+    from gecscore.cli import main
+
+    root, _, _ = tiny
+    out = root / "out"
+    command = ["leaderboard", "--m2", str(root / "gold.m2"), "--systems", str(root / "systems"),
+               "--metrics", "m2-corpus", "--out", str(out), "--no-plots"]
+    assert main(command) == 0
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+
+    def interrupt(*args):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(leaderboard_dask, "collect", interrupt)
+    assert main([*command, "--metrics", "m2-sentence", "--scheduler", "local:2"]) == 130
+    assert "left as it was" in capsys.readouterr().err
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+    def left() -> list[str]:
+        """Child processes but multiprocessing's resource tracker (it lives as long as this one)."""
+        commands = [" ".join(p.cmdline()) for p in psutil.Process().children(recursive=True) if p.is_running()]
+        return [c for c in commands if "resource_tracker" not in c]
+
+    deadline = time.monotonic() + 20
+    while left() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not left()
+
+
 def test_workers_keep_their_reference_state_and_model_passes_go_to_the_gpu_worker(tiny, tmp_path):
     """Two runs on one cluster: each worker builds its reference state once and reuses it for
     every task of both runs; the model pass runs on the worker declaring GPU=1 (a label here:

@@ -80,7 +80,8 @@ def _distributed():
 def connect(spec: str) -> Iterator[Any]:
     """A Dask ``Client`` for ``spec``; a ``local:N`` cluster lives as long as the block.
 
-    The local cluster listens on 127.0.0.1 only and has no dashboard; one thread per worker
+    The local cluster listens on 127.0.0.1 only, its HTTP endpoints on a free port (the
+    default, 8787, may be another cluster's: Dask would warn and move); one thread per worker
     process (the scoring is Python and holds the GIL: processes, not threads, give
     parallelism)."""
     distributed = _distributed()
@@ -90,7 +91,7 @@ def connect(spec: str) -> Iterator[Any]:
             yield client
         return
     with distributed.LocalCluster(n_workers=value, threads_per_worker=1, processes=True, host="127.0.0.1",
-                                  dashboard_address=None, silence_logs=logging.ERROR) as cluster, \
+                                  dashboard_address="127.0.0.1:0", silence_logs=logging.ERROR) as cluster, \
             distributed.Client(cluster, set_as_default=False) as client:
         client.register_plugin(_ignore_sigint_plugin(), name="gecscore-ignore-sigint")
         yield client
