@@ -29,6 +29,8 @@ EXTRA_OF_MODULE = {
     "playwright": "test",
     "hypothesis": "test",
     "pytest": "test",
+    "dask": "dask",
+    "distributed": "dask",
 }
 
 

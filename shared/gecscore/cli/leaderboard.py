@@ -73,6 +73,9 @@ def register(subparsers) -> None:
     parser.add_argument("--significance-samples", type=int, default=1000, metavar="N",
                         help="bootstrap resamples and randomisation trials of --baseline (default 1000)")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (systems in parallel)")
+    parser.add_argument("--scheduler", metavar="ADDRESS",
+                        help="score on a Dask cluster instead of --jobs: tcp://HOST:PORT (a running scheduler) or "
+                             "local:N (N local worker processes); needs the dask extra (docs/leaderboard_dask.md)")
     from gecscore.cli.options import add_option_flag
 
     language = parser.add_argument_group("language (every configuration with text input)")
@@ -135,6 +138,8 @@ def _run(args: argparse.Namespace) -> int:
         raise GecInputError("give --systems DIR and/or --hyp-m2-dir DIR")
     if not args.m2 and not args.refset and not args.para:
         raise GecInputError("give the gold as --m2 GOLD.m2, --para GOLD.txt or --refset NAME")
+    if args.scheduler and args.jobs != 1:
+        raise GecInputError("give --jobs (processes here) or --scheduler (a Dask cluster), not both")
     if args.out:
         check_output_dir(args.out)  # fail now, not after the scoring
     if args.para:
@@ -162,7 +167,7 @@ def _run(args: argparse.Namespace) -> int:
                             bootstrap=args.bootstrap, seed=args.seed, options=options, judgments=judgments,
                             ties=args.sentence_ties, baseline=args.baseline, significance=significance,
                             window=args.window, aggregation=args.aggregation,
-                            sentence_systems=_sentence_systems(args.sentence_set, systems))
+                            sentence_systems=_sentence_systems(args.sentence_set, systems), scheduler=args.scheduler)
     for name, reason in board.unavailable.items():
         print(f"{name}: {reason}", file=sys.stderr)
     if args.out:

@@ -189,11 +189,17 @@ def _score_in_main(systems: Sequence[SystemSource]) -> Iterator[tuple[str, dict[
 
 
 def score_systems(refset: RefSet, systems: Sequence[SystemSource], configs: Sequence[MetricConfig],
-                  jobs: int = 1, progress: bool = True, run: RunWide | None = None
-                  ) -> tuple[dict[str, dict[str, SystemScore]], dict[str, float]]:
-    """``{system: {config: SystemScore}}`` and the seconds spent on each system."""
+                  jobs: int = 1, progress: bool = True, run: RunWide | None = None,
+                  scheduler: str | None = None) -> tuple[dict[str, dict[str, SystemScore]], dict[str, float]]:
+    """``{system: {config: SystemScore}}`` and the seconds spent on each system; with
+    ``scheduler`` (``tcp://HOST:PORT`` or ``local:N``) on a Dask cluster instead of ``jobs``
+    processes (:mod:`gecscore.metaeval.leaderboard_dask`)."""
     import os
 
+    if scheduler is not None:
+        from gecscore.metaeval.leaderboard_dask import score_on_cluster
+
+        return score_on_cluster(refset, systems, configs, scheduler, progress, run)
     run = run or RunWide()
     results: dict[str, dict[str, SystemScore]] = {s.name: {} for s in systems}
     seconds: dict[str, float] = dict.fromkeys(results, 0.0)
@@ -404,7 +410,7 @@ def run_leaderboard(refset: RefSet, systems: Sequence[SystemSource], metrics: Se
                     judgments: Mapping[str, Sequence[Judgment]] | None = None, ties: str = "neutral",
                     baseline: str | None = None, significance: SignificanceConfig | None = None,
                     window: int = 0, aggregation: str = "mean",
-                    sentence_systems: Sequence[str] | None = None) -> Leaderboard:
+                    sentence_systems: Sequence[str] | None = None, scheduler: str | None = None) -> Leaderboard:
     """Score ``systems`` with the configurations matching ``metrics`` (all available if None);
     correlate with ``human`` rankings and bootstrap if asked. ``options``: the run-wide options
     (the similarity model, resolved here once, and the judge) that configurations take where
@@ -422,7 +428,9 @@ def run_leaderboard(refset: RefSet, systems: Sequence[SystemSource], metrics: Se
     score; ``trueskill`` / ``expected-wins`` replace it, for configurations with sentence
     scores, by the pairwise aggregation of Goto et al. 2025 (:func:`aggregate_scores`), before
     the correlations. ``sentence_systems``: only these systems in the sentence-level
-    meta-evaluation (e.g. a SEEDA set's, :func:`gecscore.metaeval.human.seeda_systems`)."""
+    meta-evaluation (e.g. a SEEDA set's, :func:`gecscore.metaeval.human.seeda_systems`).
+    ``scheduler``: score on a Dask cluster (``tcp://HOST:PORT`` or ``local:N``) instead of
+    ``jobs`` local processes (:mod:`gecscore.metaeval.leaderboard_dask`)."""
     from dataclasses import replace
 
     from gecscore.metaeval.registry import similarity_model
@@ -437,7 +445,7 @@ def run_leaderboard(refset: RefSet, systems: Sequence[SystemSource], metrics: Se
     if not systems:
         raise GecInputError("no systems to score")
     started = time.perf_counter()
-    scores, seconds = score_systems(refset, systems, configs, jobs, progress, run)
+    scores, seconds = score_systems(refset, systems, configs, jobs, progress, run, scheduler)
     run_options = dict(refset.options)
     if any(needs_of(c) == "similarity" for c in configs):
         run_options["similarity_model"] = run.similarity.get("model")

@@ -1,0 +1,261 @@
+"""The leaderboard on a Dask distributed cluster: ``--scheduler tcp://HOST:PORT`` (a running
+cluster) or ``--scheduler local:N`` (a ``LocalCluster`` of N worker processes on this machine).
+
+Why: ``--jobs`` spreads systems over processes of one machine; hundreds of systems, or
+model- and judge-backed configurations, want several machines and GPUs. Dask's own scheduler
+places the tasks, moves data and reschedules the tasks of a worker that dies; this module only
+says what a task is and what a worker keeps.
+
+* **Worker-held state.** The reference set is sent to every worker once
+  (``client.scatter(refset, broadcast=True)``: each task gets the worker's own copy, nothing
+  is re-sent per task). Each worker keeps a :class:`ReferenceData` per reference set and
+  run-wide options (keyed by their Dask token, :func:`state_key`), so the reference sides
+  (gold edits, the I-measure's XML gold, model scorers) are prepared once per worker and
+  reused by every later task, and by a later leaderboard on the same cluster with the same
+  reference set, whatever configurations it asks for. At most :data:`KEPT_STATES` are kept.
+* **Tasks.** One task per system with all its configurations that are not model passes (one
+  :class:`SystemData`, so the configurations share the hypothesis edits and CLEME's chunk
+  partition, as a ``--jobs`` worker does). Model passes and scores depending on every system (``scored_together``) are
+  one task tagged ``resources={"GPU": 1}`` when a worker declares that resource
+  (``dask worker --resources GPU=1``): all systems in one pass, so one model encodes each
+  distinct sentence once. With no such worker they run in this process, as without Dask,
+  while the cluster scores the rest.
+* **Results** come back as futures complete (the progress bar advances with them) and are
+  put in order here; the numbers are those of a local run (the same code scores the same
+  data). Nothing is written before all have arrived, so an interrupted run leaves ``--out``
+  as it was; the pending futures are cancelled and a ``local:N`` cluster is shut down.
+* **A worker that dies** costs only its tasks: the scheduler gives them to other workers
+  (up to ``distributed.scheduler.allowed-failures`` deaths per task, 3 by default). That is
+  Dask's own recovery, not ``retries=``, which re-runs a task that *raised*: a scoring error
+  (a missing or short system file) is deterministic, so it reaches the caller at once.
+
+Workers read the system files and the reference set's XML gold by path: on several machines
+the data must be at the same paths on each (a shared file system).
+"""
+from __future__ import annotations
+
+import contextlib
+import logging
+import threading
+import time
+from collections import OrderedDict
+from dataclasses import dataclass, replace
+from typing import Any, Iterable, Iterator, Sequence
+
+from gecscore.errors import GecInputError
+from gecscore.extras import require
+from gecscore.metaeval.refsets import RefSet
+from gecscore.metaeval.registry import (MetricConfig, ReferenceData, RunWide, SystemData, SystemScore,
+                                        score_all_systems, score_system, scored_together)
+from gecscore.progress import bar as progress_bar
+
+GPU = "GPU"                          # the worker resource that model passes ask for
+KEPT_STATES = 2                      # reference states kept per worker (older ones are dropped)
+STATE_ATTRIBUTE = "gecscore_leaderboard_states"
+_STATES_LOCK = threading.Lock()
+
+Row = tuple[str, dict[str, SystemScore], float]   # (system, {config: score}, seconds)
+
+
+# ---------------------------------------------------------------- the scheduler argument
+
+def parse_scheduler(spec: str) -> tuple[str, int | str]:
+    """``("local", N)`` for ``local:N``, ``("address", spec)`` for ``SCHEME://HOST:PORT``."""
+    if spec.startswith("local:"):
+        count = spec.partition(":")[2]
+        if not count.isdigit() or int(count) < 1:
+            raise GecInputError(f"--scheduler {spec!r}: write local:N with N >= 1 worker processes")
+        return "local", int(count)
+    if "://" in spec:
+        return "address", spec
+    raise GecInputError(f"--scheduler {spec!r}: expected tcp://HOST:PORT (a running Dask scheduler) or local:N")
+
+
+def _distributed():
+    """The ``distributed`` module, or a one-line error naming the extra that installs it."""
+    return require("distributed", "the leaderboard on a Dask cluster (--scheduler)")
+
+
+@contextlib.contextmanager
+def connect(spec: str) -> Iterator[Any]:
+    """A Dask ``Client`` for ``spec``; a ``local:N`` cluster lives as long as the block.
+
+    The local cluster listens on 127.0.0.1 only, its HTTP endpoints on a free port (the
+    default, 8787, may be another cluster's: Dask would warn and move); one thread per worker
+    process (the scoring is Python and holds the GIL: processes, not threads, give
+    parallelism)."""
+    distributed = _distributed()
+    kind, value = parse_scheduler(spec)
+    if kind == "address":
+        with distributed.Client(value, set_as_default=False) as client:
+            yield client
+        return
+    with distributed.LocalCluster(n_workers=value, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                  dashboard_address="127.0.0.1:0", silence_logs=logging.ERROR) as cluster, \
+            distributed.Client(cluster, set_as_default=False) as client:
+        client.register_plugin(_ignore_sigint_plugin(), name="gecscore-ignore-sigint")
+        yield client
+
+
+def _ignore_sigint_plugin():
+    """A worker plugin: the local workers ignore SIGINT. A Ctrl-C reaches the whole process
+    group; this process decides (cancels, shuts the cluster down in order), as with ``--jobs``,
+    instead of workers dying under their nannies with tracebacks."""
+    import signal
+
+    from distributed import WorkerPlugin
+
+    class IgnoreSigint(WorkerPlugin):
+        def setup(self, worker) -> None:
+            import threading
+
+            if threading.current_thread() is threading.main_thread():
+                signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    return IgnoreSigint()
+
+
+def has_resource(client, name: str = GPU) -> bool:
+    """Whether a worker of the cluster declares resource ``name`` (e.g. ``--resources GPU=1``)."""
+    try:
+        info = client.scheduler_info(n_workers=-1)   # every worker (newer releases list a few by default)
+    except TypeError:                                # older releases: no such argument, all listed
+        info = client.scheduler_info()
+    workers = info["workers"].values()
+    return any(worker.get("resources", {}).get(name, 0) > 0 for worker in workers)
+
+
+# ---------------------------------------------------------------- on a worker
+
+@dataclass
+class WorkerState:
+    """What a worker keeps for one reference set and run-wide options: the prepared reference
+    sides (``refs``), a lock (a worker with several threads scores one task at a time: the
+    caches are not thread-safe) and how many tasks used it (the tests read it)."""
+
+    refs: ReferenceData
+    lock: threading.Lock
+    tasks: int = 0
+
+
+def state_key(refset: RefSet, run: RunWide) -> str:
+    """The Dask token of what a :class:`ReferenceData` is built from: equal inputs, equal key
+    (a later run on the same cluster finds the prepared reference sides)."""
+    from dask.base import tokenize
+
+    return f"{refset.name}-{tokenize(refset, dict(run.similarity), dict(run.judge), run.per_type, run.progress)}"
+
+
+def worker_state(refset: RefSet, key: str, run: RunWide) -> WorkerState:
+    """This worker's state for ``key``, built on its first task and kept (at most
+    :data:`KEPT_STATES`, least recently used dropped first)."""
+    worker = _distributed().get_worker()
+    with _STATES_LOCK:
+        states: OrderedDict[str, WorkerState] = worker.__dict__.setdefault(STATE_ATTRIBUTE, OrderedDict())
+        state = states.get(key)
+        if state is None:
+            state = states[key] = WorkerState(ReferenceData(refset, run), threading.Lock())
+            while len(states) > KEPT_STATES:
+                states.popitem(last=False)
+        states.move_to_end(key)
+    return state
+
+
+def score_system_task(refset: RefSet, key: str, configs: Sequence[MetricConfig], run: RunWide,
+                      source) -> Row:
+    """A task: one system with ``configs``, all sharing one :class:`SystemData` (its
+    hypothesis edits and chunk partition are computed once)."""
+    started = time.perf_counter()
+    state = worker_state(refset, key, run)
+    system = SystemData(source.name, source.text_path, source.hyp_m2_path)
+    with state.lock:
+        scores = {config.name: score_system(config, system, state.refs) for config in configs}
+        state.tasks += 1
+    return source.name, scores, time.perf_counter() - started
+
+
+def model_pass_task(refset: RefSet, key: str, configs: Sequence[MetricConfig], run: RunWide,
+                    sources: Sequence) -> list[Row]:
+    """A task: the model-backed ``configs`` over every system, one configuration at a time
+    (``Metric.score_systems``: the distinct pairs of the whole run in full batches)."""
+    state = worker_state(refset, key, run)
+    with state.lock:
+        rows = list(model_pass(state.refs, configs, sources))
+        state.tasks += 1
+    return rows
+
+
+def model_pass(refs: ReferenceData, configs: Sequence[MetricConfig], sources: Sequence) -> Iterator[Row]:
+    """Every system scored by ``configs`` in this process (the leaderboard's ``_score_in_main``
+    with the reference data given); each system's time is the pass's spread evenly."""
+    data = [SystemData(s.name, s.text_path, s.hyp_m2_path) for s in sources]
+    started = time.perf_counter()
+    cells: list[dict[str, SystemScore]] = [{} for _ in sources]
+    for config in configs:
+        for cell, score in zip(cells, score_all_systems(config, data, refs)):
+            cell[config.name] = score
+    elapsed = (time.perf_counter() - started) / max(1, len(sources))
+    for source, cell in zip(sources, cells):
+        yield source.name, cell, elapsed
+
+
+# ---------------------------------------------------------------- in the client
+
+def score_on_cluster(refset: RefSet, systems: Sequence, configs: Sequence[MetricConfig], scheduler: str,
+                     progress: bool = True, run: RunWide | None = None
+                     ) -> tuple[dict[str, dict[str, SystemScore]], dict[str, float]]:
+    """``{system: {config: SystemScore}}`` and the seconds spent on each system, scored on the
+    Dask cluster ``scheduler`` (see the module's docstring)."""
+    run = run or RunWide()
+    results: dict[str, dict[str, SystemScore]] = {s.name: {} for s in systems}
+    seconds: dict[str, float] = dict.fromkeys(results, 0.0)
+    model = [c for c in configs if scored_together(c)]
+    others = [c for c in configs if c not in model]
+    with connect(scheduler) as client:
+        model_on_cluster = bool(model) and has_resource(client, GPU)
+        passes = (len(others) > 0) + (len(model) > 0)
+        bar = progress_bar(total=len(systems) * passes, desc=f"scoring systems on {refset.name} ({scheduler})",
+                           requested=progress)
+        futures: list = []
+        try:
+            futures = submit_all(client, refset, systems, others, model if model_on_cluster else [], run)
+            if model and not model_on_cluster:   # here, while the cluster scores the rest
+                collect(model_pass(_local_refs(refset, run, progress), model, systems), results, seconds, bar)
+            for future in _distributed().as_completed(futures, loop=client.loop):
+                rows = future.result()   # a task's exception is raised here
+                collect(rows if isinstance(rows, list) else [rows], results, seconds, bar)
+        finally:
+            if futures:    # nothing left running on the cluster after an error or an interruption
+                client.cancel(futures)
+            bar.close()
+    return ({name: {c.name: results[name][c.name] for c in configs} for name in results}, seconds)
+
+
+def submit_all(client, refset: RefSet, systems: Sequence, others: Sequence[MetricConfig],
+               model: Sequence[MetricConfig], run: RunWide) -> list:
+    """The run's futures: a task per system for ``others``, one GPU-tagged task for ``model``."""
+    if not others and not model:
+        return []
+    quiet = replace(run, progress=False)   # workers show no bars (they would interleave)
+    shared = client.scatter(refset, broadcast=True)   # once per worker, held in its memory
+    key = state_key(refset, quiet)
+    # pure=False: a fresh key per task, never another run's result for the same arguments
+    futures = [client.submit(score_system_task, shared, key, list(others), quiet, source, pure=False)
+               for source in systems] if others else []
+    if model:
+        futures.append(client.submit(model_pass_task, shared, key, list(model), quiet, list(systems),
+                                     resources={GPU: 1}, pure=False))
+    return futures
+
+
+def _local_refs(refset: RefSet, run: RunWide, progress: bool) -> ReferenceData:
+    """This process's reference data for the model passes (with their own progress bars)."""
+    return ReferenceData(refset, replace(run, progress=progress))
+
+
+def collect(rows: Iterable[Row], results: dict, seconds: dict, bar) -> None:
+    """Put finished rows in place and advance the bar once per system."""
+    for name, scores, elapsed in rows:
+        results[name].update(scores)
+        seconds[name] += elapsed
+        bar.update()

@@ -1,0 +1,279 @@
+"""The leaderboard on Dask distributed, on real processes: a ``LocalCluster`` (``local:2``) and a
+scheduler with two ``dask worker`` processes started here on 127.0.0.1 (always killed in
+teardown). The numbers must be those of the local run (the JSON output, less the timings);
+on CoNLL-2014, a worker killed mid-run costs only its tasks."""
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("dask", reason="dask is not installed (pip install 'gecscore[dask]')")
+distributed = pytest.importorskip("distributed", reason="distributed is not installed (pip install 'gecscore[dask]')")
+
+from datapaths import CONLL14, GEC_DATA, REPO, require  # noqa: E402
+from gecscore.errors import GecInputError  # noqa: E402
+from gecscore.imeasure.gold import m2_to_ixml  # noqa: E402
+from gecscore.io.ixml import write_ixml  # noqa: E402
+from gecscore.io.m2 import read_m2  # noqa: E402
+from gecscore.metaeval import leaderboard_dask  # noqa: E402
+from gecscore.metaeval.leaderboard import discover_systems, run_leaderboard  # noqa: E402
+from gecscore.metaeval.refsets import load_refset  # noqa: E402
+from gecscore.metaeval.registry import RunWide  # noqa: E402
+
+# every model-free configuration (no BERTScore model, no judge)
+MODEL_FREE = ["cleme2-corpus-*", "cleme2-sentence-*", "cleme-*", "m2", "errant", "imeasure", "gleu"]
+START_S = 90.0   # bound on a scheduler or worker start (a loaded 2-core machine imports slowly)
+
+GOLD = """S The cat sit on mat .
+A 2 3|||R:VERB:SVA|||sits|||REQUIRED|||-NONE-|||0
+A 4 4|||M:DET|||the|||REQUIRED|||-NONE-|||0
+
+S He go home .
+A 1 2|||R:VERB:SVA|||goes|||REQUIRED|||-NONE-|||0
+"""
+SYSTEMS = {
+    "PERFECT": ["The cat sits on the mat .", "He goes home ."],
+    "HALF": ["The cat sits on mat .", "He went home ."],
+    "INPUT": ["The cat sit on mat .", "He go home ."],
+}
+
+
+@pytest.fixture(scope="module")
+def tiny(tmp_path_factory):
+    root = tmp_path_factory.mktemp("tiny")
+    (root / "gold.m2").write_text(GOLD)
+    write_ixml(m2_to_ixml(read_m2(root / "gold.m2")), root / "gold.ieval.xml")
+    (root / "systems").mkdir()
+    for name, lines in SYSTEMS.items():
+        (root / "systems" / f"{name}.txt").write_text("\n".join(lines) + "\n")
+    refset = dataclasses.replace(load_refset(root / "gold.m2"), ixml_path=root / "gold.ieval.xml")
+    return root, refset, discover_systems(root / "systems")
+
+
+def as_json(board) -> str:
+    """The leaderboard's JSON output less its timings (the only part that may differ)."""
+    out = board.as_dict()
+    out.pop("seconds")
+    return json.dumps(out, sort_keys=True)
+
+
+# ---------------------------------------------------------------- a cluster of real processes
+
+def _env() -> dict[str, str]:
+    env = dict(os.environ, TQDM_DISABLE="1")
+    env["PYTHONPATH"] = os.pathsep.join([str(REPO / "shared"), *filter(None, [env.get("PYTHONPATH")])])
+    return env
+
+
+def _start(args: list[str], log: Path) -> subprocess.Popen:
+    handle = log.open("w")
+    try:
+        return subprocess.Popen([sys.executable, "-m", *args], env=_env(), stdout=handle, stderr=subprocess.STDOUT,
+                                start_new_session=True)
+    finally:
+        handle.close()
+
+
+def _stop(process: subprocess.Popen) -> None:
+    """SIGTERM, then SIGKILL after 10 s: nothing outlives the test."""
+    if process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(10)
+
+
+@dataclasses.dataclass
+class Cluster:
+    address: str
+    scheduler: subprocess.Popen
+    workers: dict[str, subprocess.Popen]
+
+
+@contextlib.contextmanager
+def cluster(folder: Path, workers: dict[str, list[str]]):
+    """A ``dask scheduler`` and one ``dask worker`` per name (with its extra arguments), all on
+    127.0.0.1, without nannies (a killed worker stays dead) or dashboards."""
+    scheduler_file = folder / "scheduler.json"
+    processes: list[subprocess.Popen] = []
+    try:
+        scheduler = _start(["distributed.cli.dask_scheduler", "--host", "127.0.0.1", "--port", "0",
+                            "--no-dashboard", "--scheduler-file", str(scheduler_file)], folder / "scheduler.log")
+        processes.append(scheduler)
+        deadline = time.monotonic() + START_S
+        while not scheduler_file.exists():
+            assert scheduler.poll() is None and time.monotonic() < deadline, (folder / "scheduler.log").read_text()
+            time.sleep(0.2)
+        time.sleep(0.2)   # the file is written whole, but let it land
+        address = json.loads(scheduler_file.read_text())["address"]
+        assert address.startswith("tcp://127.0.0.1:")
+        started = {}
+        for name, extra in workers.items():
+            started[name] = _start(["distributed.cli.dask_worker", address, "--name", name, "--nthreads", "1",
+                                    "--no-nanny", "--host", "127.0.0.1", "--no-dashboard", "--death-timeout", "60",
+                                    *extra], folder / f"{name}.log")
+            processes.append(started[name])
+        with distributed.Client(address, timeout=START_S, set_as_default=False) as client:
+            client.wait_for_workers(len(workers), timeout=START_S)
+        yield Cluster(address, scheduler, started)
+    finally:
+        for process in reversed(processes):
+            _stop(process)
+
+
+def worker_states(address: str) -> dict[str, list[dict]]:
+    """Per worker name: its kept reference states (key, tasks, what its reference data cached)."""
+    def read(dask_worker):
+        states = getattr(dask_worker, leaderboard_dask.STATE_ATTRIBUTE, {})
+        return dask_worker.name, [{"key": key, "tasks": s.tasks, "cache": sorted(s.refs.cache)}
+                                  for key, s in states.items()]
+
+    with distributed.Client(address, timeout=START_S, set_as_default=False) as client:
+        return dict(client.run(read).values())
+
+
+# ---------------------------------------------------------------- tests
+
+def test_scheduler_argument():
+    assert leaderboard_dask.parse_scheduler("local:3") == ("local", 3)
+    assert leaderboard_dask.parse_scheduler("tcp://10.0.0.1:8786") == ("address", "tcp://10.0.0.1:8786")
+    for bad in ("local:0", "local:two", "10.0.0.1:8786"):
+        with pytest.raises(GecInputError, match="--scheduler"):
+            leaderboard_dask.parse_scheduler(bad)
+
+
+def test_local_cluster_gives_the_local_numbers(tiny, capsys):
+    """``gecscore leaderboard --scheduler local:2`` prints the JSON of the local run, byte for
+    byte less the timings (every model-free configuration but the I-measure, which needs the
+    XML gold that only the named reference sets have on the command line)."""
+    from gecscore.cli import main
+
+    root, _, _ = tiny
+    command = ["leaderboard", "--m2", str(root / "gold.m2"), "--systems", str(root / "systems"),
+               "--metrics", *[m for m in MODEL_FREE if m != "imeasure"], "--json"]
+
+    def printed() -> str:
+        out = json.loads(capsys.readouterr().out)
+        out.pop("seconds")
+        return json.dumps(out, sort_keys=True)
+
+    assert main([*command, "--jobs", "2", "--scheduler", "local:2"]) != 0
+    assert "not both" in capsys.readouterr().err
+    assert main(command) == 0
+    local = printed()
+    assert main([*command, "--scheduler", "local:2"]) == 0
+    on_dask = printed()
+    assert on_dask == local
+    board = json.loads(on_dask)
+    assert len(board["configs"]) == 17
+    assert {s: c["m2-corpus"]["score"] for s, c in board["systems"].items()} == pytest.approx(
+        {"HALF": 5 / 11, "INPUT": 0.0, "PERFECT": 1.0})
+
+
+def test_an_interrupted_run_leaves_the_output_and_no_process(tiny, monkeypatch, capsys):
+    """A Ctrl-C (KeyboardInterrupt) as the first result arrives: status 130, the previous
+    ``--out`` untouched, the ``local:2`` cluster's processes all gone."""
+    import psutil
+
+    from gecscore.cli import main
+
+    root, _, _ = tiny
+    out = root / "out"
+    command = ["leaderboard", "--m2", str(root / "gold.m2"), "--systems", str(root / "systems"),
+               "--metrics", "m2-corpus", "--out", str(out), "--no-plots"]
+    assert main(command) == 0
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+
+    def interrupt(*args):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(leaderboard_dask, "collect", interrupt)
+    assert main([*command, "--metrics", "m2-sentence", "--scheduler", "local:2"]) == 130
+    assert "left as it was" in capsys.readouterr().err
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+    def left() -> list[str]:
+        """Child processes but multiprocessing's resource tracker (it lives as long as this one)."""
+        commands = [" ".join(p.cmdline()) for p in psutil.Process().children(recursive=True) if p.is_running()]
+        return [c for c in commands if "resource_tracker" not in c]
+
+    deadline = time.monotonic() + 20
+    while left() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not left()
+
+
+def test_workers_keep_their_reference_state_and_model_passes_go_to_the_gpu_worker(tiny, tmp_path):
+    """Two runs on one cluster: each worker builds its reference state once and reuses it for
+    every task of both runs; the model pass runs on the worker declaring GPU=1 (a label here:
+    it runs on its CPU), with the numbers of the local run; a task's error reaches the caller."""
+    from gecscore.models.similarity import local_minilm_dir
+
+    root, refset, systems = tiny
+    model = local_minilm_dir()
+    names = ["m2-corpus", "cleme2-corpus-dep", "imeasure"] + (["pt_m2-corpus"] if model else [])
+    run = RunWide(similarity={"model": model}) if model else None
+    local = run_leaderboard(refset, systems, names, options=run, progress=False)
+    with cluster(tmp_path, {"cpu": [], "gpu": ["--resources", "GPU=1"]}) as c:
+        first = run_leaderboard(refset, systems, names, options=run, progress=False, scheduler=c.address)
+        second = run_leaderboard(refset, systems, names[:1], options=run, progress=False, scheduler=c.address)
+        states = worker_states(c.address)
+        short = root / "short"
+        short.mkdir()
+        (short / "SHORT.txt").write_text("He goes home .\n")
+        with pytest.raises(GecInputError, match="1 lines but the reference set"):
+            run_leaderboard(refset, discover_systems(short), ["m2-corpus"], progress=False, scheduler=c.address)
+    assert as_json(first) == as_json(local)
+    assert second.column("m2-corpus") == local.column("m2-corpus")
+    # one state per worker that ran anything (the same key on each); its task count covers both runs
+    assert all(len(kept) <= 1 for kept in states.values())
+    kept = [state for by_worker in states.values() for state in by_worker]
+    assert len({state["key"] for state in kept}) == 1
+    tasks = sum(state["tasks"] for state in kept)
+    assert tasks == 2 * len(systems) + bool(model)   # a task per system per run (+ the model pass)
+    if model:
+        assert any(k.startswith("pair scorer:") for k in states["gpu"][0]["cache"])
+        assert not any(k.startswith("pair scorer:") for kept in states.get("cpu", []) for k in kept["cache"])
+
+
+@pytest.mark.realdata
+@pytest.mark.slow
+def test_conll14_on_a_cluster_with_a_worker_killed(tmp_path, monkeypatch):
+    """The 13 CoNLL-2014 systems x every model-free configuration on two ``dask worker``
+    processes; one is killed (SIGKILL) as soon as the first result arrives. Dask gives its
+    tasks to the other, and the output equals the local run's."""
+    require(CONLL14 / "official-2014.combined.m2")
+    systems = discover_systems(require(CONLL14 / "systems"))
+    assert len(systems) == 13
+    refset = load_refset("conll14", GEC_DATA)
+    local = run_leaderboard(refset, systems, MODEL_FREE, jobs=2, progress=False)
+    with cluster(tmp_path, {"w0": [], "w1": []}) as c:
+        arrived = []
+        collect = leaderboard_dask.collect
+
+        def collect_then_kill(rows, *args):
+            rows = list(rows)
+            if not arrived:
+                # 13 tasks on 2 workers: w1 is busy with one now (or about to be)
+                os.kill(c.workers["w1"].pid, signal.SIGKILL)
+            arrived.extend(rows)
+            return collect(rows, *args)
+
+        monkeypatch.setattr(leaderboard_dask, "collect", collect_then_kill)
+        on_dask = run_leaderboard(refset, systems, MODEL_FREE, progress=False, scheduler=c.address)
+        assert c.workers["w1"].wait(10) == -signal.SIGKILL
+        states = worker_states(c.address)
+    assert len(arrived) == 13 and sorted(name for name, _, _ in arrived) == [s.name for s in systems]
+    # the survivor did all but the one task whose result had already arrived from w1, if any
+    assert list(states) == ["w0"] and states["w0"][0]["tasks"] >= 12
+    assert as_json(on_dask) == as_json(local)
