@@ -15,7 +15,7 @@ import warnings
 
 import pytest
 
-pytest.importorskip("ua_gec")
+pytest.importorskip("ua_gec", reason="UA-GEC is not installed (pip install 'gecscore[uagec]')")
 
 import gecscore  # noqa: E402
 from gecscore.lang.free import FreeProfile  # noqa: E402
