@@ -19,7 +19,7 @@ LAYERS: list[tuple[str, set[str]]] = [
     ("foundation", {"version", "errors", "types", "options", "signature", "registry", "progress", "extras",
                     "inputs", "compiled", "outputs", "lru"}),
     ("components", {"io", "extract", "lang", "models", "judge"}),
-    ("seam", {"metric"}),
+    ("seam", {"metric", "judged_metric"}),
     ("families", {"chunks", "m2", "imeasure", "dsgram", "gleu", "green", "gotoscorer", "some", "impara",
                   "scribendi", "llm_eval"}),
     ("uses", {"metaeval", "evaluate_info", "publish", "spaces", "attribution"}),

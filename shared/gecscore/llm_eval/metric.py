@@ -15,69 +15,25 @@ from __future__ import annotations
 from functools import partial
 from typing import Any, Sequence
 
-import numpy as np
 
 from gecscore.llm_eval.config import LlmEConfig, LlmSConfig
 from gecscore.llm_eval.prompts import edit_messages, render_edits, sentence_messages
 from gecscore.llm_eval.scorer import LlmEvalResult, result_values, score_sentences, sentence_records
 from gecscore.judge.types import Sampling
-from gecscore.metric import Metric, Predictions, Prepared, Result
+from gecscore.judged_metric import JudgedMetric, judged_sentence_stats, ratio_of_columns
+from gecscore.metric import Predictions, Prepared, Result
 from gecscore.types import Gold, GoldCorpus, Target
 
 
-def ratio_of_columns(means: np.ndarray) -> float:
-    return float(means[0] / means[1]) if means[1] else float("nan")
-
-
-class _LlmJudgeMetric(Metric):
+class _LlmJudgeMetric(JudgedMetric):
     """What LLM-S and LLM-E share: the judge, the reference-free prepared side, the result."""
-
-    needs_references = False
-
-    def __init__(self, config, *, judge=None):
-        """``judge`` shares one judge (and its cache and connections) between metric objects."""
-        super().__init__(config)
-        self._judge = judge
-
-    def needs(self) -> str:
-        return "judge"
-
-    def judge(self):
-        """The judge, built on first use and kept (close it with :meth:`close`)."""
-        if self._judge is None:
-            c = self.config
-            from gecscore.judge.factory import judge_from_options
-
-            self._judge = judge_from_options(c, c.model, c.device, c.batch_size, progress=False)
-        return self._judge
-
-    def has_judge(self) -> bool:
-        return self._judge is not None
-
-    def close(self) -> None:
-        if self._judge is not None:
-            self._judge.close()
-            self._judge = None
-
-    def prepare(self, gold: GoldCorpus) -> Prepared:
-        return self.prepared(gold, facts=())
-
-    def needed_references(self, references: Any) -> None:
-        """None: the metric is reference-free (references, if given, are not used)."""
-        return None
-
-    def model_facts(self) -> tuple[tuple[str, str], ...]:
-        """The judge's backend and model."""
-        backend = self.judge().backend
-        return (("backend", backend.name), ("model", backend.model))
 
     def sampling(self) -> Sampling:
         c = self.config
         return Sampling(c.temperature, c.top_p, c.max_tokens)
 
     def _result(self, prepared: Prepared, detail: LlmEvalResult, extracted: bool = False) -> Result:
-        stats = np.asarray([[s.score, 1.0] if not s.failed else [0.0, 0.0] for s in detail.sentences],
-                           dtype=np.float64).reshape(-1, 2)
+        stats = judged_sentence_stats([s.failed for s in detail.sentences], [s.score for s in detail.sentences])
         return Result(self.name, self.signature(prepared, extracted), result_values(detail), stats, ratio_of_columns,
                       detail, partial(sentence_records, detail))
 
@@ -86,14 +42,6 @@ class LlmSMetric(_LlmJudgeMetric):
     name = "llm_s"
     config_type = LlmSConfig
     summary = "LLM-S (Kobayashi et al. 2024): an LLM judge scores each corrected sentence 1-5 given its source"
-
-    def prepare_text(self, sources: Sequence[str], references: Any = None) -> Prepared:
-        """The sources (references, if given, are not used: LLM-S is reference-free)."""
-        from gecscore import inputs
-
-        sources, _, _ = inputs.parallel(sources)
-        return self.prepare(GoldCorpus(tuple(Gold(tuple(s.split()), {}, 0, str(i + 1))
-                                             for i, s in enumerate(sources)), "none"))
 
     def _score(self, prepared: Prepared, predictions: Predictions, work: dict[str, Any]) -> Result:
         c = self.config

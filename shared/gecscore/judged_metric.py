@@ -1,0 +1,75 @@
+"""What every metric asked of an LLM judge shares (DSGram, LLM-S, LLM-E): the judge, built once
+from the config's judge and model options and kept across calls (its answer cache and
+connections with it), the reference-free prepared side (the sources), the signature facts of the
+judge, and the statistic of a mean over the sentences the judge scored."""
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+
+from gecscore.metric import Metric, Prepared
+from gecscore.types import Gold, GoldCorpus
+
+
+class JudgedMetric(Metric):
+    """A reference-free metric scored by an LLM judge (configs with ``JudgeOptions`` and
+    ``ModelOptions``)."""
+
+    needs_references = False
+
+    def __init__(self, config, *, judge=None):
+        """``judge`` shares one judge (and its cache and connections) between metric objects."""
+        super().__init__(config)
+        self._judge = judge
+
+    def needs(self) -> str:
+        return "judge"
+
+    def judge(self):
+        """The judge, built on first use and kept (close it with :meth:`close`)."""
+        if self._judge is None:
+            from gecscore.judge.factory import judge_from_options
+
+            c = self.config
+            self._judge = judge_from_options(c, c.model, c.device, c.batch_size, progress=False)
+        return self._judge
+
+    def has_judge(self) -> bool:
+        return self._judge is not None
+
+    def close(self) -> None:
+        if self._judge is not None:
+            self._judge.close()
+            self._judge = None
+
+    def model_facts(self) -> tuple[tuple[str, str], ...]:
+        """The judge's backend and model."""
+        backend = self.judge().backend
+        return (("backend", backend.name), ("model", backend.model))
+
+    def prepare(self, gold: GoldCorpus) -> Prepared:
+        return self.prepared(gold, facts=())
+
+    def needed_references(self, references: Any) -> None:
+        """None: the metric is reference-free (references, if given, are not used)."""
+        return None
+
+    def prepare_text(self, sources: Sequence[str], references: Any = None) -> Prepared:
+        """The sources (references, if given, are not used: the metric is reference-free)."""
+        from gecscore import inputs
+
+        sources, _, _ = inputs.parallel(sources)
+        return self.prepare(GoldCorpus(tuple(Gold(tuple(s.split()), {}, 0, str(i + 1))
+                                             for i, s in enumerate(sources)), "none"))
+
+
+def judged_sentence_stats(failed: Sequence[bool], scores: Sequence[float | None]) -> np.ndarray:
+    """Per sentence (score, 1), or (0, 0) where the judge failed: the column means' ratio
+    (:func:`ratio_of_columns`) is the mean over the scored sentences."""
+    return np.asarray([[0.0, 0.0] if bad else [score, 1.0] for bad, score in zip(failed, scores)],
+                      dtype=np.float64).reshape(-1, 2)
+
+
+def ratio_of_columns(means: np.ndarray) -> float:
+    return float(means[0] / means[1]) if means[1] else float("nan")
