@@ -14,7 +14,8 @@ import gecscore
 from gecscore.errors import MissingModelError
 from gecscore.scribendi.config import ScribendiConfig
 from gecscore.scribendi.metric import ScribendiMetric
-from gecscore.scribendi.rules import (indel_ratio, lcs_length, levenshtein_ratio, sentence_score, sorted_tokens,
+from gecscore.strings import lcs_length
+from gecscore.scribendi.rules import (indel_ratio, levenshtein_ratio, sentence_score, sorted_tokens,
                                       token_sort_ratio)
 
 

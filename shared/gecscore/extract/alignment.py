@@ -162,8 +162,9 @@ def doc_features(doc) -> DocFeatures:
 
 
 @_njit(cache=True)
-def _lcs(a_cp, a0, la, b_cp, b0, lb, buf):  # pragma: no cover - compiled
-    """Length of the longest common subsequence of two code-point runs (buf: >= lb+1 ints)."""
+def lcs_length(a_cp, a0, la, b_cp, b0, lb, buf):  # pragma: no cover - compiled
+    """Length of the longest common subsequence of two code-point runs (buf: >= lb+1 ints);
+    ERRANT's character cost, shared by every alignment that uses it."""
     for q in range(lb + 1):
         buf[q] = 0
     for p in range(la):
@@ -198,7 +199,7 @@ def _sub_cost(i, j, o_lower, o_lemma, o_pos, o_open, o_cp, o_start, o_len,
     if maximum == 0:
         char_cost = 0.0
     else:
-        lcs = _lcs(o_cp, o_start[i], la, c_cp, c_start[j], lb, buf)
+        lcs = lcs_length(o_cp, o_start[i], la, c_cp, c_start[j], lb, buf)
         char_cost = np.float64(maximum - 2 * lcs) / np.float64(maximum)
     return lemma_cost + pos_cost + char_cost
 
@@ -375,11 +376,11 @@ def _align_kernel(o_orth, o_lower, o_lemma, o_pos, o_open, o_hmix, o_type, o_cp,
                                 if use_cache:
                                     lcs = np.int64(lcs_cache[oi_type, c_type[j]])
                                     if lcs < 0:
-                                        lcs = _lcs(o_cp, oi_start, oi_len, c_cp, c_start[j], lb, buf)
+                                        lcs = lcs_length(o_cp, oi_start, oi_len, c_cp, c_start[j], lb, buf)
                                         if lcs <= 32767:
                                             lcs_cache[oi_type, c_type[j]] = lcs
                                 else:
-                                    lcs = _lcs(o_cp, oi_start, oi_len, c_cp, c_start[j], lb, buf)
+                                    lcs = lcs_length(o_cp, oi_start, oi_len, c_cp, c_start[j], lb, buf)
                                 char_cost = np.float64(maximum - 2 * lcs) / np.float64(maximum)
                             sub_cost = prow[j] + (lp + char_cost)
                     # _walk_transposition, inlined (a call per cell costs more than the walk)

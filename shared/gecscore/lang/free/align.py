@@ -37,8 +37,10 @@ from typing import NamedTuple, Sequence
 
 import numpy as np
 
+from gecscore.extract.alignment import lcs_length as code_point_lcs
 from gecscore.compiled import njit
 from gecscore.errors import GecInputError
+from gecscore.strings import lcs_length
 
 LEMMA_COST = 0.499
 WORD, PUNCT, NUMBER = 0, 1, 2
@@ -65,18 +67,6 @@ def class_cost(a: int, b: int) -> float:
     if a != b:
         return 0.5
     return 0.25 if a == WORD else 0.0
-
-
-def lcs_length(a: str, b: str) -> int:
-    """Length of the longest common subsequence of two strings (code points)."""
-    row = [0] * (len(b) + 1)
-    for ca in a:
-        prev = 0
-        for q, cb in enumerate(b):
-            keep = row[q + 1]
-            row[q + 1] = prev + 1 if ca == cb else max(row[q + 1], row[q])
-            prev = keep
-    return row[len(b)]
 
 
 def sub_cost_plain(a: str, b: str) -> float:
@@ -170,24 +160,6 @@ def _features(tokens: Sequence[str], exact_ids: dict, lower_ids: dict) -> Featur
 
 
 @njit(cache=True)
-def _lcs(a_cp, a0, la, b_cp, b0, lb, buf):  # pragma: no cover - compiled
-    """Longest common subsequence length of two code-point runs (``buf``: lb + 1 ints)."""
-    for q in range(lb + 1):
-        buf[q] = 0
-    for p in range(la):
-        ca = a_cp[a0 + p]
-        prev = 0
-        for q in range(lb):
-            keep = buf[q + 1]
-            if ca == b_cp[b0 + q]:
-                buf[q + 1] = prev + 1
-            elif buf[q] > keep:
-                buf[q + 1] = buf[q]
-            prev = keep
-    return buf[lb]
-
-
-@njit(cache=True)
 def _windows_equal(s_low, i0, t_low, j0, size):  # pragma: no cover - compiled
     a = np.sort(s_low[i0:i0 + size])
     b = np.sort(t_low[j0:j0 + size])
@@ -239,7 +211,7 @@ def _fill(s_exact, s_lower, s_cls, s_cp, s_start, s_len,
                 if total == 0:
                     char_cost = 0.0
                 else:
-                    lcs = _lcs(s_cp, s_start[i], s_len[i], t_cp, t_start[j], t_len[j], buf)
+                    lcs = code_point_lcs(s_cp, s_start[i], s_len[i], t_cp, t_start[j], t_len[j], buf)
                     char_cost = np.float64(total - 2 * lcs) / np.float64(total)
                 sub = (lemma_cost + ccost) + char_cost
             substitution = cost[i, j] + sub

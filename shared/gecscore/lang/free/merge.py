@@ -39,7 +39,8 @@ import unicodedata
 from itertools import groupby
 from typing import Sequence
 
-from gecscore.lang.free.align import NUMBER, WORD, Step, lcs_length, token_class
+from gecscore.lang.free.align import NUMBER, WORD, Step, token_class
+from gecscore.strings import lcs_length
 
 STRATEGIES = ("rules", "all-split", "all-merge")
 _JOINERS = re.compile("['\u2019\u02bc\\-]")
