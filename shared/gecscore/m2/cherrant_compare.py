@@ -26,8 +26,9 @@ from gecscore.errors import GecInputError
 from gecscore.lang.zh.classify import NOOP, NOT_ANNOTATABLE
 from gecscore.lang.zh.corpus import ZhGold, gold_from_para, hypothesis_annotations
 from gecscore.lang.zh.extractor import ZhAnnotation, ZhCharExtractor
-from gecscore.m2.errant_compare import (CompareOptions, CompareResult, Counts, M2Edit, best_pair, keyed,
-                                        split_blocks)
+from gecscore.m2.errant_compare import parse_block as errant_parse_block
+from gecscore.m2.errant_compare import read_edits as errant_read_edits
+from gecscore.m2.errant_compare import (CompareOptions, CompareResult, Counts, M2Edit, best_pair, keyed)
 
 SKIPPED = (-1, -1)  # the "chosen pair" recorded for a skipped (not annotatable) sentence
 
@@ -48,29 +49,12 @@ def annotation_edits(annotations: Sequence[ZhAnnotation]) -> tuple[M2Edit, ...]:
 
 def parse_block(block: str) -> tuple[M2Edit, ...]:
     """The ``A`` lines of one block as ChERRANT's scorer reads them (``T`` lines ignored)."""
-    edits = []
-    for line in block.split("\n"):
-        if not line.startswith("A "):
-            continue
-        fields = line[2:].split("|||")
-        try:
-            start, end = (int(x) for x in fields[0].split())
-            edits.append(M2Edit(start, end, fields[1], fields[2].replace(" ", ""), int(fields[-1])))
-        except (ValueError, IndexError):
-            raise GecInputError(f"malformed edit line {line!r}") from None
-    return tuple(edits)
+    return errant_parse_block(block, chinese=True)
 
 
 def read_edits(path: str | Path) -> list[tuple[M2Edit, ...]]:
     """Every block's edits of a ChERRANT M2 file."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as error:
-        raise GecInputError(f"cannot read: {error.strerror}", str(path)) from None
-    try:
-        return [parse_block(block) for block in split_blocks(text)]
-    except GecInputError as error:
-        raise GecInputError(str(error), str(path)) from None
+    return errant_read_edits(path, chinese=True)
 
 
 def _not_annotatable(ref: dict[int, dict]) -> bool:

@@ -130,29 +130,34 @@ def split_blocks(text: str) -> list[str]:
     return text.strip().split("\n\n")
 
 
-def parse_block(block: str) -> tuple[M2Edit, ...]:
-    """The edit lines of one block (every line after the ``S`` line)."""
+def parse_block(block: str, *, chinese: bool = False) -> tuple[M2Edit, ...]:
+    """The edit lines of one block (every line after the ``S`` line). ``chinese``: as
+    ChERRANT's scorer reads its char-level M2: only ``A`` lines (its ``T`` lines, which name each
+    alignment, are skipped) and corrections compared without spaces."""
     edits = []
     for number, line in enumerate(block.split("\n")[1:], start=2):
+        if chinese and not line.startswith("A "):
+            continue
         fields = line[2:].split("|||")
         try:
             start, end = (int(x) for x in fields[0].split())
-            edits.append(M2Edit(start, end, fields[1], fields[2], int(fields[-1])))
+            correction = fields[2].replace(" ", "") if chinese else fields[2]
+            edits.append(M2Edit(start, end, fields[1], correction, int(fields[-1])))
         except (ValueError, IndexError):
             raise GecInputError(f"malformed edit line {line!r} (line {number} of its block)") from None
     return tuple(edits)
 
 
-def read_edits(path: str | Path) -> list[tuple[M2Edit, ...]]:
-    """Every block's edits of an M2 file."""
+def read_edits(path: str | Path, *, chinese: bool = False) -> list[tuple[M2Edit, ...]]:
+    """Every block's edits of an M2 file (``chinese``: ChERRANT's, see :func:`parse_block`)."""
     try:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as error:
-        raise GecInputError(f"cannot read {path}: {error.strerror}") from None
+        raise GecInputError(f"cannot read: {error.strerror}", str(path)) from None
     try:
-        return [parse_block(block) for block in split_blocks(text)]
+        return [parse_block(block, chinese=chinese) for block in split_blocks(text)]
     except GecInputError as error:
-        raise GecInputError(f"{path}: {error}") from None
+        raise GecInputError(str(error), str(path)) from None
 
 
 def target_edits(source: Sequence[str], target: Target, coder: int) -> list[M2Edit]:
