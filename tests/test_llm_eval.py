@@ -329,3 +329,16 @@ def test_llm_e_options_reach_the_prompt_and_a_replay(tmp_path):
     again = replay.score(replay.prepare_text(sources), hypotheses)
     replay.close()
     assert again.records() == live.records() and str(again.signature) == str(live.signature)
+
+
+def test_sentence_scores_of_a_judge_metric_for_meta_evaluation():
+    """LLM-S/E give one sentence score each for the sentence-level meta-evaluation; a sentence the
+    judge failed is NaN (no preference), not an error."""
+    from types import SimpleNamespace
+
+    from gecscore.metaeval.sentence_level import sentence_scores
+
+    records = [{"index": 1, "score": None}, {"index": 0, "score": 4}]
+    result = SimpleNamespace(metric="llm_s", records=lambda: records)
+    first, second = sentence_scores(result)
+    assert first == 4.0 and second != second   # NaN

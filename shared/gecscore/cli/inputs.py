@@ -144,7 +144,7 @@ def write_json_lines(path: str, records: Iterable[dict]) -> None:
 
 
 # the file outputs a scoring command may take, checked before any work (see check_outputs)
-OUTPUT_FILE_OPTIONS = ("per_sentence", "transcript", "export_batch")
+OUTPUT_FILE_OPTIONS = ("per_sentence", "per_edit", "transcript", "export_batch")
 
 
 def check_outputs(args: argparse.Namespace) -> None:

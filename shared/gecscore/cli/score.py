@@ -71,14 +71,9 @@ def run(args: argparse.Namespace) -> int:
 
     cls = metric_class(args.metric)
     metric = cls(config_from_args(cls.config_type, args))
-    per_edit = getattr(args, "per_edit", None)
-    if per_edit:
-        from gecscore.outputs import check_output_file
-
-        if args.attribution_samples < 1:
-            raise GecInputError(f"--attribution-samples must be at least 1, got {args.attribution_samples}")
-        check_output_file(per_edit, "--per-edit")
-    prepared = prepare_gold(args, metric)
+    if getattr(args, "per_edit", None) and args.attribution_samples < 1:
+        raise GecInputError(f"--attribution-samples must be at least 1, got {args.attribution_samples}")
+    prepared = prepare_gold(args, metric)   # checks every output path (--per-edit too) first
     systems = read_systems(args, prepared)
     judge = None
     try:
@@ -101,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
         several = len(results) > 1
         write_json_lines(args.per_sentence, ({"system": name, **record} if several else record
                                              for name, result in results for record in result.records()))
-    if per_edit:
+    if getattr(args, "per_edit", None):
         write_per_edit(args, metric, prepared, systems)
     if len(results) > 1 and args.json:
         print(json.dumps({"metric": args.metric, "systems": {name: result.as_dict() for name, result in results}}))

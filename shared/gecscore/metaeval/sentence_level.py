@@ -42,7 +42,7 @@ TIES = ("neutral", "seeda-script", "discordant")
 #: the record field holding a metric's own sentence score (SentM2/ERRANT F, CLEME F, CLEME2.0
 #: score, smoothed sentence GLEU); I-measure and DSGram records have none here
 SENTENCE_SCORE_KEYS = {"pt_m2": "f", "cleme": "f", "cleme2": "score", "gleu": "gleu", "green": "green",
-                       "gotoscorer": "f"}
+                       "gotoscorer": "f", "llm_s": "score", "llm_e": "score"}
 
 
 @dataclass(frozen=True)
@@ -108,7 +108,8 @@ def sentence_scores(result) -> tuple[float, ...] | None:
     records = result.records() if key is not None else []
     if not records or key not in records[0]:
         return None
-    return tuple(float(record[key]) for record in sorted(records, key=lambda record: record["index"]))
+    return tuple(float("nan") if record[key] is None else float(record[key])   # a sentence the judge failed
+                 for record in sorted(records, key=lambda record: record["index"]))
 
 
 def read_judgments(path: str | Path) -> tuple[Judgment, ...]:
