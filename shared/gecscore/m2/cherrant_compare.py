@@ -28,9 +28,9 @@ from gecscore.lang.zh.corpus import ZhGold, gold_from_para, hypothesis_annotatio
 from gecscore.lang.zh.extractor import ZhAnnotation, ZhCharExtractor
 from gecscore.m2.errant_compare import parse_block as errant_parse_block
 from gecscore.m2.errant_compare import read_edits as errant_read_edits
-from gecscore.m2.errant_compare import (CompareOptions, CompareResult, Counts, M2Edit, best_pair, keyed)
+from gecscore.m2.errant_compare import SKIPPED, CompareOptions, CompareResult, M2Edit
+from gecscore.m2.errant_compare import compare as errant_compare
 
-SKIPPED = (-1, -1)  # the "chosen pair" recorded for a skipped (not annotatable) sentence
 
 
 def annotation_edits(annotations: Sequence[ZhAnnotation]) -> tuple[M2Edit, ...]:
@@ -67,32 +67,17 @@ def _not_annotatable(ref: dict[int, dict]) -> bool:
 def compare(hypotheses: Sequence[Sequence[M2Edit]], references: Sequence[Sequence[M2Edit]],
             options: CompareOptions = CompareOptions(), *, max_answer_num: int | None = None,
             reference_num: int | None = None) -> CompareResult:
-    """ChERRANT's corpus TP/FP/FN (see the module docstring)."""
-    if len(hypotheses) != len(references):
-        raise GecInputError(f"the hypothesis has {len(hypotheses)} sentences but the reference "
-                            f"{len(references)}")
-    totals = Counts()
-    categories: dict[str, list[int]] = {}
-    chosen = []
-    for hyp_edits, ref_edits in zip(hypotheses, references):
-        if max_answer_num is not None:
-            hyp_edits = [e for e in hyp_edits if e.coder < max_answer_num]
-            ref_edits = [e for e in ref_edits if e.coder < max_answer_num]
-        hyp, ref = keyed(hyp_edits, options), keyed(ref_edits, options)
-        if reference_num is not None and len(ref) != reference_num:
-            chosen.append(SKIPPED)
-            continue
-        if _not_annotatable(ref):
-            chosen.append(SKIPPED)
-            continue
-        counts, cats, pair = best_pair(hyp, ref, totals, options.beta)
-        totals += counts
-        for cat, c in cats.items():
-            merged = categories.setdefault(cat, [0, 0, 0])
-            for i in range(3):
-                merged[i] += c[i]
-        chosen.append(pair)
-    return CompareResult(totals, categories, tuple(chosen), options)
+    """ChERRANT's corpus TP/FP/FN (see the module docstring): ERRANT's compare on the edits of
+    the first ``max_answer_num`` coders, leaving out sentences whose only reference is not
+    annotatable, or (with ``reference_num``) whose number of references differs."""
+    if max_answer_num is not None:
+        hypotheses = [[e for e in edits if e.coder < max_answer_num] for edits in hypotheses]
+        references = [[e for e in edits if e.coder < max_answer_num] for edits in references]
+
+    def skip(ref: dict[int, dict]) -> bool:
+        return (reference_num is not None and len(ref) != reference_num) or _not_annotatable(ref)
+
+    return errant_compare(hypotheses, references, options, skip=skip)
 
 
 def compare_files(hyp: str | Path, ref: str | Path, options: CompareOptions = CompareOptions(),

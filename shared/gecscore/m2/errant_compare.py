@@ -38,7 +38,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Sequence
+from typing import Callable, Sequence
 
 from gecscore.errors import GecInputError
 from gecscore.types import Gold, Target
@@ -254,9 +254,15 @@ def best_pair(hyp: dict[int, dict], ref: dict[int, dict], totals: Counts, beta: 
     return best, best_cats, chosen
 
 
+SKIPPED = (-1, -1)  # the "chosen pair" recorded for a sentence left out of the counts
+
+
 def compare(hypotheses: Sequence[Sequence[M2Edit]], references: Sequence[Sequence[M2Edit]],
-            options: CompareOptions = CompareOptions()) -> CompareResult:
-    """ERRANT's compare of every sentence's hypothesis edits with its reference edits."""
+            options: CompareOptions = CompareOptions(), *, skip: Callable[[dict], bool] | None = None
+            ) -> CompareResult:
+    """ERRANT's compare of every sentence's hypothesis edits with its reference edits.
+    ``skip`` (of a sentence's keyed reference edits) leaves a sentence out of the counts, its
+    choice recorded as :data:`SKIPPED` (ChERRANT skips sentences it cannot annotate)."""
     if len(hypotheses) != len(references):
         raise GecInputError(f"the hypothesis has {len(hypotheses)} sentences but the reference "
                             f"{len(references)}")
@@ -264,8 +270,11 @@ def compare(hypotheses: Sequence[Sequence[M2Edit]], references: Sequence[Sequenc
     categories: dict[str, list[int]] = {}
     chosen = []
     for hyp_edits, ref_edits in zip(hypotheses, references):
-        counts, cats, pair = best_pair(keyed(hyp_edits, options), keyed(ref_edits, options),
-                                       totals, options.beta)
+        ref = keyed(ref_edits, options)
+        if skip is not None and skip(ref):
+            chosen.append(SKIPPED)
+            continue
+        counts, cats, pair = best_pair(keyed(hyp_edits, options), ref, totals, options.beta)
         totals += counts
         for cat, c in cats.items():
             merged = categories.setdefault(cat, [0, 0, 0])
