@@ -253,14 +253,20 @@ class PerTypeOptions:
 
 
 @dataclass(frozen=True)
-class ModelOptions:
+class DeviceOptions:
+    """Where a pretrained model runs (every model-backed metric)."""
+
+    device: str | None = option(None, "torch device: cpu, cuda, cuda:1 ... (default: cuda if available)",
+                                kind=str, signature=None)
+
+
+@dataclass(frozen=True)
+class ModelOptions(DeviceOptions):
     """A pretrained model: BERTScore/BARTScore weights, or the judge's model."""
 
     model: str | None = option(None, "model name or local directory (BERTScore default bert-base-uncased; "
                                      "the judge's model for LLM judges)", kind=str, signature=None)
     batch_size: int | None = option(None, "items per model batch", kind=int, minimum=1, signature=None)
-    device: str | None = option(None, "torch device: cpu, cuda, cuda:1 ... (default: cuda if available)",
-                                kind=str, signature=None)
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gecscore.options import option, validate
+from gecscore.options import DeviceOptions, option, validate
 
 DEFAULT_QUALITY_ESTIMATOR = "gotutiyan/IMPARA-QE"
 DEFAULT_SIMILARITY_MODEL = "bert-base-cased"
@@ -13,7 +13,7 @@ MAX_LENGTH = 128
 
 
 @dataclass(frozen=True)
-class ImparaConfig:
+class ImparaConfig(DeviceOptions):
     """IMPARA (Maeda et al. 2022, "IMPARA: Impact-based metric for GEC using parallel data")."""
 
     quality_estimator: str = option(DEFAULT_QUALITY_ESTIMATOR, "the quality estimator: a folder (or Hub name) of a "
@@ -27,8 +27,6 @@ class ImparaConfig:
     max_length: int = option(MAX_LENGTH, "tokens per model input (longer inputs are cut)", minimum=8,
                              signature="maxlen")
     batch_size: int = option(32, "inputs per model batch", minimum=1, signature=None)
-    device: str | None = option(None, "torch device: cpu, cuda, cuda:1 ... (default: cuda if available)",
-                                kind=str, signature=None)
 
     def __post_init__(self) -> None:
         validate(self)

@@ -3,14 +3,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gecscore.options import option, validate
+from gecscore.options import DeviceOptions, option, validate
 
 DEFAULT_LM = "gpt2"
 DEFAULT_THRESHOLD = 0.8
 
 
 @dataclass(frozen=True)
-class ScribendiConfig:
+class ScribendiConfig(DeviceOptions):
     """Scribendi score (Islam & Magnani 2021, "Is this the end of the gold standard? A
     straightforward reference-less grammatical error correction metric")."""
 
@@ -20,8 +20,6 @@ class ScribendiConfig:
                                                  "max(token sort ratio, Levenshtein ratio) >= threshold",
                               minimum=0, maximum=1)
     batch_size: int = option(32, "sentences per language-model batch", minimum=1, signature=None)
-    device: str | None = option(None, "torch device: cpu, cuda, cuda:1 ... (default: cuda if available)",
-                                kind=str, signature=None)
 
     def __post_init__(self) -> None:
         validate(self)

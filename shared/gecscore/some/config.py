@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from gecscore.errors import GecOptionError
-from gecscore.options import option, validate
+from gecscore.options import DeviceOptions, option, validate
 
 WEIGHT_GRAMMATICALITY = 0.55
 WEIGHT_FLUENCY = 0.43
@@ -16,7 +16,7 @@ DEFAULT_TOKENIZER = "bert-base-cased"
 
 
 @dataclass(frozen=True)
-class SomeConfig:
+class SomeConfig(DeviceOptions):
     """SOME (Yoshimura et al. 2020, "SOME: Reference-less sub-metrics optimized for manual
     evaluations of grammatical error correction"): the released checkpoints are three folders
     (``gfm-models/grammer``, ``fluency``, ``meaning``), each a BertForSequenceClassification
@@ -39,8 +39,6 @@ class SomeConfig:
     max_length: int = option(MAX_LENGTH, "tokens per model input (longer inputs are cut)", minimum=8,
                              signature="maxlen")
     batch_size: int = option(32, "inputs per model batch", minimum=1, signature=None)
-    device: str | None = option(None, "torch device: cpu, cuda, cuda:1 ... (default: cuda if available)",
-                                kind=str, signature=None)
 
     def __post_init__(self) -> None:
         validate(self)
