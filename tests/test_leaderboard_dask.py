@@ -21,42 +21,21 @@ distributed = pytest.importorskip("distributed", reason="distributed is not inst
 
 from datapaths import CONLL14, GEC_DATA, REPO, require  # noqa: E402
 from gecscore.errors import GecInputError  # noqa: E402
-from gecscore.imeasure.gold import m2_to_ixml  # noqa: E402
-from gecscore.io.ixml import write_ixml  # noqa: E402
-from gecscore.io.m2 import read_m2  # noqa: E402
 from gecscore.metaeval import leaderboard_dask  # noqa: E402
 from gecscore.metaeval.leaderboard import discover_systems, run_leaderboard  # noqa: E402
 from gecscore.metaeval.refsets import load_refset  # noqa: E402
 from gecscore.metaeval.registry import RunWide  # noqa: E402
+from tiny_board import write_tiny_board  # noqa: E402
 
 # every model-free configuration (no BERTScore model, no judge)
 MODEL_FREE = ["cleme2-corpus-*", "cleme2-sentence-*", "cleme-*", "m2", "errant", "imeasure", "gleu"]
 START_S = 90.0   # bound on a scheduler or worker start (a loaded 2-core machine imports slowly)
 
-GOLD = """S The cat sit on mat .
-A 2 3|||R:VERB:SVA|||sits|||REQUIRED|||-NONE-|||0
-A 4 4|||M:DET|||the|||REQUIRED|||-NONE-|||0
-
-S He go home .
-A 1 2|||R:VERB:SVA|||goes|||REQUIRED|||-NONE-|||0
-"""
-SYSTEMS = {
-    "PERFECT": ["The cat sits on the mat .", "He goes home ."],
-    "HALF": ["The cat sits on mat .", "He went home ."],
-    "INPUT": ["The cat sit on mat .", "He go home ."],
-}
-
-
 @pytest.fixture(scope="module")
 def tiny(tmp_path_factory):
     root = tmp_path_factory.mktemp("tiny")
-    (root / "gold.m2").write_text(GOLD)
-    write_ixml(m2_to_ixml(read_m2(root / "gold.m2")), root / "gold.ieval.xml")
-    (root / "systems").mkdir()
-    for name, lines in SYSTEMS.items():
-        (root / "systems" / f"{name}.txt").write_text("\n".join(lines) + "\n")
-    refset = dataclasses.replace(load_refset(root / "gold.m2"), ixml_path=root / "gold.ieval.xml")
-    return root, refset, discover_systems(root / "systems")
+    return (root, *write_tiny_board(root))
+
 
 
 def as_json(board) -> str:

@@ -8,37 +8,14 @@ import math
 import pytest
 
 from judge_server import DSGramSimulator, JudgeServer
-from gecscore.imeasure.gold import m2_to_ixml
-from gecscore.io.ixml import write_ixml
-from gecscore.io.m2 import read_m2
-from gecscore.metaeval.leaderboard import discover_systems, run_leaderboard
-from gecscore.metaeval.refsets import load_refset
+from gecscore.metaeval.leaderboard import run_leaderboard
+from tiny_board import SYSTEMS, write_tiny_board
 from gecscore.metaeval.registry import PRESETS, RunWide, resolve
-
-GOLD = """S The cat sit on mat .
-A 2 3|||R:VERB:SVA|||sits|||REQUIRED|||-NONE-|||0
-A 4 4|||M:DET|||the|||REQUIRED|||-NONE-|||0
-
-S He go home .
-A 1 2|||R:VERB:SVA|||goes|||REQUIRED|||-NONE-|||0
-"""
-SYSTEMS = {
-    "PERFECT": ["The cat sits on the mat .", "He goes home ."],
-    "HALF": ["The cat sits on mat .", "He went home ."],
-    "INPUT": ["The cat sit on mat .", "He go home ."],
-}
-
 
 @pytest.fixture(scope="module")
 def tiny(tmp_path_factory):
-    root = tmp_path_factory.mktemp("tiny")
-    (root / "gold.m2").write_text(GOLD)
-    write_ixml(m2_to_ixml(read_m2(root / "gold.m2")), root / "gold.ieval.xml")
-    (root / "systems").mkdir()
-    for name, lines in SYSTEMS.items():
-        (root / "systems" / f"{name}.txt").write_text("\n".join(lines) + "\n")
-    refset = dataclasses.replace(load_refset(root / "gold.m2"), ixml_path=root / "gold.ieval.xml")
-    return refset, discover_systems(root / "systems")
+    return write_tiny_board(tmp_path_factory.mktemp("tiny"))
+
 
 
 def scores(board, config):
