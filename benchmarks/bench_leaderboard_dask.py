@@ -69,7 +69,7 @@ def model_pass(names: list[str]) -> None:
     from gecscore.metaeval.leaderboard import discover_systems
     from gecscore.metaeval.refsets import load_refset
     from gecscore.metaeval.registry import PRESETS, ReferenceData, RunWide, SystemData, score_all_systems
-    from gecscore.models.similarity import local_minilm_dir
+    from gecscore.models.bundled import local_minilm_dir
 
     model = local_minilm_dir()
     if model is None:

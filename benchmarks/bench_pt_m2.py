@@ -146,7 +146,7 @@ def bench_cleme2(conll: Path, human, systems, args) -> None:
 
 
 def main() -> None:
-    from gecscore.models.similarity import local_minilm_dir
+    from gecscore.models.bundled import local_minilm_dir
 
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--model", default=local_minilm_dir(), help="BERTScore model (default: offline MiniLM)")

@@ -187,7 +187,7 @@ def main() -> None:
     parser.add_argument("--json", metavar="FILE", help="write the figures here")
     args = parser.parse_args()
     root = data_dir()
-    from gecscore.models.similarity import local_minilm_dir
+    from gecscore.models.bundled import local_minilm_dir
 
     model = args.model or local_minilm_dir()
     if not model:

@@ -277,7 +277,8 @@ def main() -> None:
     data = Path(os.environ.get("GEC_DATA", Path(__file__).resolve().parents[1] / ".." / "shared" / "data"))
     if not (data / "conll14" / "official-2014.combined.m2").exists() or not Path(REPO).exists():
         sys.exit(f"needs {data}/conll14 and the reference snapshot {REPO}")
-    from gecscore.models.similarity import local_minilm_dir, make_scorer
+    from gecscore.models.bundled import local_minilm_dir
+    from gecscore.models.similarity import make_scorer
 
     model = local_minilm_dir()
     if model is None:

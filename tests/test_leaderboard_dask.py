@@ -196,7 +196,7 @@ def test_workers_keep_their_reference_state_and_model_passes_go_to_the_gpu_worke
     """Two runs on one cluster: each worker builds its reference state once and reuses it for
     every task of both runs; the model pass runs on the worker declaring GPU=1 (a label here:
     it runs on its CPU), with the numbers of the local run; a task's error reaches the caller."""
-    from gecscore.models.similarity import local_minilm_dir
+    from gecscore.models.bundled import local_minilm_dir
 
     root, refset, systems = tiny
     model = local_minilm_dir()

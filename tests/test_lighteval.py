@@ -244,7 +244,7 @@ def test_options_reach_the_metric_pt_m2_with_a_local_bert(tmp_path):
     offline MiniLM; LightEval's number is gecscore.load's with the same options."""
     pytest.importorskip("bert_score", reason="bert-score is not installed (gecscore[models])")
     try:
-        from gecscore.models.similarity import local_minilm_dir
+        from gecscore.models.bundled import local_minilm_dir
 
         model = str(local_minilm_dir())
     except Exception as error:  # noqa: BLE001 - no offline model package here

@@ -55,7 +55,7 @@ def test_imeasure_needs_an_xml_gold(tiny):
 
 
 def test_similarity_configurations_record_the_model(tiny):
-    from gecscore.models.similarity import local_minilm_dir
+    from gecscore.models.bundled import local_minilm_dir
 
     model = local_minilm_dir()
     if model is None:
@@ -116,7 +116,8 @@ def test_judge_configurations_against_the_test_server(tiny, tmp_path):
 def test_model_configurations_run_once_in_the_main_process(tiny):
     """With workers, PT-M2 still runs in this process (one model, each sentence encoded once)
     and gives what a one-process run gives; bf16 is recorded in the signature."""
-    from gecscore.models.similarity import clear_cache, local_minilm_dir
+    from gecscore.models.bundled import local_minilm_dir
+    from gecscore.models.similarity import clear_cache
 
     model = local_minilm_dir()
     if model is None:

@@ -124,7 +124,8 @@ def test_bad_options():
 def test_sentence_level_equals_the_papers_algorithm_on_conll14():
     pytest.importorskip("torch", reason="torch is not installed (the models extra: pip install -e '.[models]')")
     from gecscore.m2.scoring import m2_candidates
-    from gecscore.models.similarity import BertScoreF1, clear_cache, local_minilm_dir
+    from gecscore.models.bundled import local_minilm_dir
+    from gecscore.models.similarity import BertScoreF1, clear_cache
 
     model = local_minilm_dir()
     if model is None:
@@ -184,7 +185,8 @@ def test_prepare_keeps_the_reference_side_embeddings():
     """prepare() encodes every source and reference once; score() then encodes only the
     pseudo-sentences that are not reference-side sentences, and again none for a repeat."""
     pytest.importorskip("torch", reason="torch is not installed (the models extra: pip install -e '.[models]')")
-    from gecscore.models.similarity import clear_cache, local_minilm_dir
+    from gecscore.models.bundled import local_minilm_dir
+    from gecscore.models.similarity import clear_cache
 
     model = local_minilm_dir()
     if model is None:
@@ -210,7 +212,8 @@ def test_several_systems_share_one_model_pass():
     """score_systems (the CLI's --hyp A B C) gives each system's own score, with the model
     pairs of all systems scored in one pass."""
     pytest.importorskip("torch", reason="torch is not installed (the models extra: pip install -e '.[models]')")
-    from gecscore.models.similarity import clear_cache, local_minilm_dir
+    from gecscore.models.bundled import local_minilm_dir
+    from gecscore.models.similarity import clear_cache
 
     model = local_minilm_dir()
     if model is None:

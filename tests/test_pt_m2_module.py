@@ -29,7 +29,7 @@ def test_load_offline_and_compute_matches_library():
 
 def test_add_batch_and_bertscore_with_a_local_model():
     pytest.importorskip("torch", reason="torch is not installed (the models extra: pip install -e '.[models]')")
-    from gecscore.models.similarity import local_minilm_dir
+    from gecscore.models.bundled import local_minilm_dir
 
     model = local_minilm_dir()
     if model is None:

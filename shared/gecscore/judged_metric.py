@@ -44,9 +44,12 @@ class JudgedMetric(Metric):
             self._judge = None
 
     def model_facts(self) -> tuple[tuple[str, str], ...]:
-        """The judge's backend and model."""
+        """The judge's backend and model (a local folder or file by its last two path components,
+        as every model fact: the rest of the path is machine-specific)."""
+        from gecscore.models.loading import model_label
+
         backend = self.judge().backend
-        return (("backend", backend.name), ("model", backend.model))
+        return (("backend", backend.name), ("model", model_label(backend.model)))
 
     def prepare(self, gold: GoldCorpus) -> Prepared:
         return self.prepared(gold, facts=())

@@ -6,7 +6,8 @@ from typing import Sequence
 
 from gecscore.chunks.labels import Label, LabelledChunks
 from gecscore.options import DEFAULT_PRECISION
-from gecscore.models.similarity import DEFAULT_MODEL, BertScoreF1, Pair, apply_span, model_label
+from gecscore.models.loading import model_label
+from gecscore.models.similarity import DEFAULT_MODEL, BertScoreF1, Pair, apply_span
 from gecscore.types import Chunk, ChunkPartition, Sample
 
 

@@ -54,7 +54,7 @@ class ImparaMetric(SourceSide, Metric[ImparaConfig]):
     def model_facts(self) -> tuple[tuple[str, str], ...]:
         """The quality estimator and the similarity model (a local folder by its last two path
         components)."""
-        from gecscore.models.similarity import model_label
+        from gecscore.models.loading import model_label
 
         qe = getattr(self._qe, "model", None) or self.config.quality_estimator
         sim = getattr(self._sim, "model", None) or self.config.similarity_model

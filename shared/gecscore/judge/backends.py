@@ -15,7 +15,6 @@ import urllib.parse
 from abc import ABC, abstractmethod
 from typing import Any, Sequence
 
-from gecscore.errors import MissingModelError
 from gecscore.judge.types import (JudgeConfigError, JudgeRequest, PermanentJudgeError, Sampling,
                                   TransientJudgeError)
 
@@ -269,15 +268,15 @@ class TransformersBackend(JudgeBackend):
         torch, transformers = _import_transformers()
         self._torch = torch
         if isinstance(model, str):
-            from gecscore.progress import quiet_libraries
+            from gecscore.models.loading import load_pretrained, pretrained_source
 
-            quiet_libraries()
-            try:
-                tokenizer = tokenizer or transformers.AutoTokenizer.from_pretrained(model)
-                model = transformers.AutoModelForCausalLM.from_pretrained(model, dtype=dtype)
-            except OSError as error:
-                raise MissingModelError(f"cannot load the causal LM {model!r}: {error}") from None
-            model_id = model_id or model.name_or_path
+            def build(transformers, name):
+                where, extra = pretrained_source(name)
+                return (tokenizer or transformers.AutoTokenizer.from_pretrained(where, **extra),
+                        transformers.AutoModelForCausalLM.from_pretrained(where, dtype=dtype, **extra))
+
+            model_id = model_id or model
+            tokenizer, model = load_pretrained(model, "model", "the transformers judge", build)
         if tokenizer is None:
             raise ValueError("a loaded model needs its tokenizer")
         self.model = model_id or getattr(model, "name_or_path", "") or type(model).__name__

@@ -155,7 +155,7 @@ class PtM2Metric(Metric):
         scorer = self.pair_scorer()
         if scorer is None:
             return ()
-        from gecscore.models.similarity import model_label
+        from gecscore.models.loading import model_label
 
         facts = [("model", model_label(scorer.model))]
         if scorer.layer:

