@@ -4,8 +4,10 @@ and the offline Batch API (``judge_server.BatchService``).
 ``LlmEvalSimulator`` answers deterministically per shown target: the score is
 ``1 + hash(target) % 5``; by a second hash (``bucket`` 0-9) some targets first get malformed
 JSON (bucket 0), an out-of-scale 9 (bucket 1) or the schema's own comment left in (bucket 2,
-readable), and bucket 3 always answers in prose (never readable). ``Script`` replies per
-target from a list, the last one repeating.
+readable), and bucket 3 always answers in prose (never readable). A prompt with several targets
+(one per line) is answered target by target in one JSON object, the first line's bucket
+deciding the answer's form. ``Script`` replies per prompt's targets text from a list, the last
+one repeating.
 """
 from __future__ import annotations
 
@@ -29,10 +31,11 @@ def request_subject(body: dict) -> tuple[str, str, str]:
     return kind, source, target
 
 
-def answer(score, comment: bool = False) -> str:
-    """An answer in the prompt's schema, fenced as the prompt asks."""
-    tail = " // assigned score for target 1" if comment else ""
-    return f'```json\n{{\n"target1_score": {score}{tail}\n}}\n```'
+def answer(*scores, comment: bool = False) -> str:
+    """An answer in the prompt's schema (one score per target), fenced as the prompt asks."""
+    lines = [f'"target{k}_score": {score}' + (f" // assigned score for target {k}" if comment else "")
+             for k, score in enumerate(scores, start=1)]
+    return "```json\n{\n" + ",\n".join(lines) + "\n}\n```"
 
 
 class LlmEvalSimulator:
@@ -58,14 +61,15 @@ class LlmEvalSimulator:
         with self._lock:
             self.seen[(kind, target)] += 1
             nth = self.seen[(kind, target)]
-        bucket = self.bucket(target)
+        shown = target.split("\n")
+        bucket = self.bucket(shown[0])
         if bucket == 0 and nth == 1:
             return Reply('```json\n{\n"target1_score": \n```')
         if bucket == 1 and nth == 1:
-            return Reply(answer(9))
+            return Reply(answer(*[9] * len(shown)))
         if bucket == 3:
             return Reply("This target reads well overall.")
-        return Reply(answer(self.expected(target), comment=bucket == 2))
+        return Reply(answer(*[self.expected(t) or 1 for t in shown], comment=bucket == 2))
 
 
 class Script:

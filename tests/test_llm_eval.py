@@ -24,7 +24,7 @@ from gecscore.judge.parsing import JudgeOutputError
 from gecscore.llm_eval.config import LlmEConfig, LlmSConfig
 from gecscore.llm_eval.metric import LlmEMetric, LlmSMetric
 from gecscore.llm_eval.prompts import edit_messages, render_edits, sentence_messages
-from gecscore.llm_eval.scorer import parse_score
+from gecscore.llm_eval.scorer import parse_score, parse_scores, shown_hypotheses
 from gecscore.types import Edit, Target
 
 FAST = RetryPolicy(max_retries=1, backoff_s=0.01, max_backoff_s=0.05)
@@ -118,6 +118,36 @@ def test_scores_reject(text, problem):
         return
     with pytest.raises(JudgeOutputError, match=problem):
         parse_score(text)
+
+
+@pytest.mark.parametrize("text, expected", [
+    (answer(4, 2, 5), [4, 2, 5]),
+    (answer(4, 2, 5, comment=True), [4, 2, 5]),   # the schema's comments kept: read as text
+    ('{"target_score1": 1, "target_score2": 3, "target_score3": 3}', [1, 3, 3]),  # gec-metrics' keys
+    ('{"target3_score": 3, "target1_score": 1, "target2_score": 2}', [1, 2, 3]),  # any key order
+    ("target1_score: 5\ntarget2_score: 4\ntarget3_score: 1", [5, 4, 1]),
+])
+def test_several_targets_parse(text, expected):
+    assert parse_scores(text, 3) == expected
+
+
+@pytest.mark.parametrize("text, problem", [
+    (answer(4, 2), "no score for target 3 of 3"),
+    (answer(4, 2, 6), "score 6 of target 3 is outside 1-5"),
+    ('{"target1_score": 4}', "no score for target 2"),
+    ("Target 2 is best.", "no score for target 1"),
+])
+def test_several_targets_reject(text, problem):
+    with pytest.raises(JudgeOutputError, match=problem):
+        parse_scores(text, 3)
+
+
+def test_the_prompt_shows_the_most_frequent_distinct_outputs_in_sorted_order():
+    assert shown_hypotheses(["b", "a", "b"], 5) == ["a", "b"]
+    # C and B twice, A and D once: the two most frequent, ties by first appearance (C before B)
+    assert shown_hypotheses(["C", "B", "A", "B", "C", "D"], 2) == ["B", "C"]
+    assert shown_hypotheses(["A", "B", "C"], 2) == ["A", "B"]   # all once: the first two systems'
+    assert shown_hypotheses(["x"], 5) == ["x"]
 
 
 def test_scale_is_an_option_and_checked():
@@ -278,10 +308,10 @@ def test_signature_names_backend_model_and_options(tmp_path):
         metric = load("llm_s", server, tmp_path, criteria="fluency", temperature=0.0)
         signature = str(metric.signature(metric.prepare_text(["a"])))
         metric.close()
-        assert signature.startswith("llm_s|criteria:fluency|min:1|max:5|backend:openai|model:sim|temperature:0|"
+        assert signature.startswith("llm_s|criteria:fluency|min:1|max:5|targets:5|backend:openai|model:sim|temperature:0|"
                                     "top_p:1|max_tokens:256|reasks:3|")
         e = load("llm_e", server, tmp_path, edit_format="list")
-        assert str(e.signature(e.prepare_text(["a"]))).startswith("llm_e|edits:list|criteria:none|min:1|max:5|"
+        assert str(e.signature(e.prepare_text(["a"]))).startswith("llm_e|edits:list|criteria:none|min:1|max:5|targets:5|"
                                                                   "backend:openai|model:sim|")
         e.close()
     # without model= the openai backend judges with the paper's GPT-4 (no call is made here)
@@ -342,3 +372,65 @@ def test_sentence_scores_of_a_judge_metric_for_meta_evaluation():
     result = SimpleNamespace(metric="llm_s", records=lambda: records)
     first, second = sentence_scores(result)
     assert first == 4.0 and second != second   # NaN
+
+
+# ------------------------------------------------------------------ several targets per prompt
+
+def test_systems_scored_together_share_prompts_by_hand():
+    # Three systems on two sources. Source a: outputs A, B, A -> one prompt "A\nB" (A: 4, B: 2).
+    # Source b: X, X, X -> one prompt "X" (3). System scores (4+3)/2, (2+3)/2, (4+3)/2.
+    script = Script({"A\nB": [Reply(answer(4, 2))], "X": [Reply(answer(3))]})
+    with JudgeServer(script) as server:
+        metric = LlmSMetric(LlmSConfig(), judge=judge_for(server))
+        assert metric.needs_all_systems()
+        prepared = metric.prepare_text(["a", "b"])
+        results = dict(metric.score_systems(prepared, [("s1", ["A", "X"]), ("s2", ["B", "X"]), ("s3", ["A", "X"])]))
+        assert server.requests == 2
+    assert [results[n]["score"] for n in ("s1", "s2", "s3")] == [3.5, 2.5, 3.5]
+    assert [r["targets"] for r in results["s2"].records()] == [2, 1]
+    # the same systems one at a time: one target per prompt, as targets_per_prompt=1 together
+    alone = Script({"A": [Reply(answer(5))], "B": [Reply(answer(1))], "X": [Reply(answer(3))]})
+    with JudgeServer(alone) as server:
+        metric = LlmSMetric(LlmSConfig(), judge=judge_for(server))
+        single = metric.score(metric.prepare_text(["a", "b"]), ["B", "X"])
+        one = LlmSMetric(LlmSConfig(targets_per_prompt=1), judge=judge_for(server))
+        assert not one.needs_all_systems()
+        together = dict(one.score_systems(one.prepare_text(["a", "b"]), [("s1", ["A", "X"]), ("s2", ["B", "X"])]))
+    assert single["score"] == together["s2"]["score"] == 2.0 and together["s1"]["score"] == 4.0
+    assert single.records() == together["s2"].records()
+
+
+def test_outputs_beyond_the_prompts_targets_are_not_scored_and_a_missing_target_is_reasked():
+    # targets_per_prompt=2, four systems with outputs C, B, A, B: B twice, then C (first of the
+    # ties) -> the prompt shows "B\nC"; A is not shown. The first answer lacks target 2: re-asked.
+    script = Script({"B\nC": [Reply(answer(5)), Reply(answer(5, 2))]})
+    with JudgeServer(script) as server:
+        metric = LlmSMetric(LlmSConfig(targets_per_prompt=2), judge=judge_for(server))
+        prepared = metric.prepare_text(["s"])
+        results = dict(metric.score_systems(prepared, [("c", ["C"]), ("b1", ["B"]), ("a", ["A"]), ("b2", ["B"])]))
+        assert server.requests == 2
+    assert [results[n]["score"] for n in ("c", "b1", "a", "b2")] == [2, 5, None, 5]
+    assert (results["a"]["n_unshown"], results["a"]["n_failed"], results["c"]["n_unshown"]) == (1, 0, 0)
+    record = results["a"].records()[0]
+    assert record["targets"] == 0 and "not shown: 3 distinct outputs" in record["problems"][0]
+    assert results["c"].records()[0]["attempts"] == 2 and "no score for target 2" in results["c"].records()[0]["problems"][0]
+    assert np.isnan(results["a"].statistic(results["a"].sentence_stats.mean(axis=0)))
+
+
+def test_llm_e_shows_each_outputs_edits_together():
+    sources = ["this are a apple ."]
+    shown = "[this→This] [are→is] [a→an] apple .\nthis [are→is] a apple ."
+    script = Script({shown: [Reply(answer(5, 3))]})
+    with JudgeServer(script) as server:
+        metric = LlmEMetric(LlmEConfig(), judge=judge_for(server))
+        results = dict(metric.score_systems(metric.prepare_text(sources),
+                                            [("good", ["This is an apple ."]), ("half", ["this is a apple ."])]))
+    assert (results["good"]["score"], results["half"]["score"]) == (5, 3)
+    assert "|targets:5|" in str(results["good"].signature)
+
+
+def test_the_leaderboard_scores_joint_llm_configurations_together():
+    from gecscore.metaeval.registry import parse_spec, scored_together
+
+    assert scored_together(parse_spec("llm_s")) and scored_together(parse_spec("llm_e:criteria=impact"))
+    assert not scored_together(parse_spec("llm_s:targets_per_prompt=1"))

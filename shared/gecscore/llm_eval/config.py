@@ -26,6 +26,16 @@ SCALE_LOW, SCALE_HIGH = 1, 5  # "from a minimum of 1 point to a maximum of 5 poi
 TEMPERATURE, TOP_P, MAX_TOKENS = 1.0, 1.0, 256
 MAX_REASKS = 3  # re-asks for an unreadable or out-of-scale answer, as DSGram
 EDIT_FORMATS = ("inline", "list")
+PAPER_TARGETS = 5  # "up to five" corrections of one source per prompt (SEEDA's human evaluation setting)
+
+
+def targets_option():
+    """The ``targets_per_prompt`` option (a new field for each config that declares it)."""
+    return option(PAPER_TARGETS, "targets per prompt when systems are scored together: a prompt shows up to this "
+                                 "many distinct outputs of a source (the most frequent; the paper: 5), so a "
+                                 "system's score depends on the others; 1: every output asked about alone. A "
+                                 "system scored alone has one target per prompt either way", minimum=1,
+                  signature="targets")
 
 
 def _finish(config) -> None:
@@ -45,6 +55,7 @@ class LlmSConfig(ModelOptions, JudgeOptions):
                                    "none, " + ", ".join(SENTENCE_CRITERIA), choices=("none", *SENTENCE_CRITERIA))
     scale_min: int = option(SCALE_LOW, "lowest score of the scale (the paper: 1)", minimum=0, signature="min")
     scale_max: int = option(SCALE_HIGH, "highest score of the scale (the paper: 5)", minimum=1, signature="max")
+    targets_per_prompt: int = targets_option()
     # the judge's backend and model come next in the signature (model_facts)
     temperature: float = option(TEMPERATURE, "judge sampling temperature", minimum=0, signature_rank=1)
     top_p: float = option(TOP_P, "judge nucleus sampling", exclusive_minimum=0, maximum=1, signature_rank=1)
@@ -71,6 +82,7 @@ class LlmEConfig(ModelOptions, JudgeOptions, LanguageOptions):
                                    "none, " + ", ".join(EDIT_CRITERIA), choices=("none", *EDIT_CRITERIA))
     scale_min: int = option(SCALE_LOW, "lowest score of the scale (the paper: 1)", minimum=0, signature="min")
     scale_max: int = option(SCALE_HIGH, "highest score of the scale (the paper: 5)", minimum=1, signature="max")
+    targets_per_prompt: int = targets_option()
     temperature: float = option(TEMPERATURE, "judge sampling temperature", minimum=0, signature_rank=1)
     top_p: float = option(TOP_P, "judge nucleus sampling", exclusive_minimum=0, maximum=1, signature_rank=1)
     max_tokens: int = option(MAX_TOKENS, "judge answer length limit (tokens)", minimum=1, signature_rank=1)

@@ -10,8 +10,9 @@ end points are parameters (``{low}``/``{high}``); with the paper's 1 and 5 the t
 paper's, character for character (tests/test_llm_eval.py checks that).
 
 The paper shows one source with up to five targets (SEEDA's system outputs) and scores them
-together; here each prompt carries one target (the system being scored), so that a system's
-score depends only on its own outputs (see docs/llm_eval.md).
+together; so do we when systems are scored together (``targets_per_prompt``, the targets one per
+line as gec-metrics writes them; :mod:`gecscore.llm_eval.scorer`). A system scored alone has one
+target per prompt (see docs/llm_eval.md).
 
 LLM-E's targets mark each edit in the source sentence as the prompt itself describes:
 ``[→the]`` insertion, ``[the→]`` deletion, ``[the→a]`` replacement, the rest of the source
@@ -92,7 +93,7 @@ def _criteria_line(criteria: str | None, table: dict[str, str]) -> str:
 
 def sentence_messages(source: str, hypothesis: str, *, low: int = 1, high: int = 5,
                       criteria: str | None = None) -> list[Message]:
-    """LLM-S: the paper's sentence prompt with one target, as a single user message."""
+    """LLM-S: the paper's sentence prompt with its targets (one per line), as a single user message."""
     text = SENTENCE_TEMPLATE.format(low=low, high=high, criteria=_criteria_line(criteria, SENTENCE_CRITERIA),
                                     source=source, targets=hypothesis)
     return [("user", text)]
@@ -100,7 +101,8 @@ def sentence_messages(source: str, hypothesis: str, *, low: int = 1, high: int =
 
 def edit_messages(source: str, target: str, *, low: int = 1, high: int = 5,
                   criteria: str | None = None) -> list[Message]:
-    """LLM-E: the paper's edit prompt with one target (already rendered, :func:`render_edits`)."""
+    """LLM-E: the paper's edit prompt with its targets (one per line, each already rendered by
+    :func:`render_edits`)."""
     text = EDIT_TEMPLATE.format(low=low, high=high, criteria=_criteria_line(criteria, EDIT_CRITERIA),
                                 source=source, targets=target)
     return [("user", text)]

@@ -1,20 +1,25 @@
-"""LLM-S and LLM-E scoring: one judge request per sentence, the answer read as one score on the
-scale, bounded re-asks, and the mean.
+"""LLM-S and LLM-E scoring: prompts of one source and up to ``targets`` distinct hypotheses,
+the answer read as one score per target on the scale, bounded re-asks, and the mean.
 
-Per sentence i the judge sees the source and one target (the hypothesis for LLM-S; the
-hypothesis as its edits in the source for LLM-E) and answers ``{"target1_score": s_i}`` with
-``scale_min <= s_i <= scale_max`` (the paper: 1-5). An unreadable or out-of-scale answer is
-asked again (attempt 1, 2, ...: a new request, so a rerun finds every attempt in the cache), at
-most ``max_reasks`` more times; a request that failed in transport (after the judge's own
-retries) is not re-asked. A sentence without a score is counted in ``n_failed`` and left out of
-the mean:
+Per source i the systems scored together give hypotheses h_i^1..h_i^K. The prompt shows the
+distinct ones, each once (systems with the same output share its score): all of them when
+there are at most ``targets``, else the ``targets`` most frequent (a tie in frequency goes to
+the hypothesis of the earlier system), listed in sorted order (a fixed order: the paper's
+SEEDA-style prompts, as gec-metrics builds them; an output not shown has no score for that
+source, ``n_unshown``). With ``targets=1`` every distinct output is asked about alone (none
+goes unscored); a system scored alone has one target per prompt whatever ``targets``. The judge
+answers ``{"target1_score": s_1, ..., "targetN_score": s_N}`` with every ``scale_min <= s_k <= scale_max`` (the paper: 1-5). An unreadable answer, a missing
+or out-of-scale score is asked again (attempt 1, 2, ...: a new request, so a rerun finds every
+attempt in the cache), at most ``max_reasks`` more times; a request that failed in transport
+(after the judge's own retries) is not re-asked. A system's sentence without a score (failed
+or not shown) is left out of its mean:
 
-    score = (1 / |S|) * sum_{i in S} s_i,   S = the sentences with a score
+    score = (1 / |S|) * sum_{i in S} s_i,   S = the system's sentences with a score
 
-(the paper's system score aggregates sentence scores across systems with TrueSkill; the mean is
-the per-system score this seam can give, see docs/llm_eval.md). When every sentence failed the
-score is None and a warning gives the count. All requests of a round go to the judge together,
-so they run concurrently.
+(the paper's system ranking aggregates the sentence scores across systems with TrueSkill:
+``gecscore leaderboard --aggregation trueskill``; the mean is the per-system score, see
+docs/llm_eval.md). When every sentence of a system failed the score is None and a warning gives
+the count. All requests of a round go to the judge together, so they run concurrently.
 """
 from __future__ import annotations
 
@@ -34,6 +39,9 @@ from gecscore.judge.types import JudgeRequest, Message, Sampling
 _TARGET_KEYS = ("target1score", "targetscore1")
 _TEXT_TARGET = re.compile(rf"target[\s_\-]*(?:1[\s_\-]*score|score[\s_\-]*1)[\s*\"']*[:=]\s*[\"']?\s*({NUMBER})",
                           re.I)
+_KTH_KEY = re.compile(r"target(\d+)score|targetscore(\d+)")
+_TEXT_KTH = re.compile(rf"target[\s_\-]*(?:(\d+)[\s_\-]*score|score[\s_\-]*(\d+))[\s*\"']*[:=]\s*[\"']?\s*({NUMBER})",
+                       re.I)
 _TEXT_SCORE = re.compile(rf"\bscore[\s*\"']*[:=]\s*[\"']?\s*({NUMBER})", re.I)
 
 
@@ -95,9 +103,71 @@ def parse_score(text: str | None, low: float = 1, high: float = 5) -> float:
     return number
 
 
+def parse_scores(text: str | None, n: int, low: float = 1, high: float = 5) -> list[float]:
+    """The scores of targets 1..n from judge output. One target: :func:`parse_score`. Several:
+    the first JSON object naming ``target{k}_score`` (or ``target_score{k}``), else
+    ``target{k}_score: 4`` as text, for every k; each must be on the scale. Raises
+    :class:`JudgeOutputError` saying what is wrong (a missing target, an off-scale score).
+
+    >>> parse_scores('```json\\n{"target1_score": 4, "target2_score": 2}\\n```', 2)
+    [4.0, 2.0]
+    """
+    if n == 1:
+        return [parse_score(text, low, high)]
+    if not isinstance(text, str) or not text.strip():
+        raise JudgeOutputError("empty output")
+    found: dict[int, Any] = {}
+    for value in json_values(text):
+        if isinstance(value, dict):
+            for key, item in value.items():
+                match = _KTH_KEY.fullmatch(re.sub(r"[^a-z0-9]", "", normal_key(key)))
+                if match:
+                    found.setdefault(int(match.group(1) or match.group(2)), item)
+            if found:
+                break
+    if not found:
+        for match in _TEXT_KTH.finditer(text):
+            found.setdefault(int(match.group(1) or match.group(2)), match.group(3))
+    scores = []
+    for k in range(1, n + 1):
+        if k not in found:
+            raise JudgeOutputError(f"no score for target {k} of {n} in {text[:80]!r}")
+        number = to_number(found[k])
+        if number is None:
+            raise JudgeOutputError(f"the score of target {k} has no number (got {found[k]!r})")
+        if not low <= number <= high:
+            raise JudgeOutputError(f"score {number:g} of target {k} is outside {low:g}-{high:g}")
+        scores.append(number)
+    return scores
+
+
+def shown_hypotheses(hypotheses: Sequence[str], targets: int) -> list[str]:
+    """The distinct hypotheses one prompt shows, in the order it shows them (module docstring).
+
+    >>> shown_hypotheses(["b", "a", "c", "a", "c", "d"], 2)
+    ['a', 'c']
+    """
+    counts = Counter(hypotheses)   # in first-seen order, so a stable sort breaks ties by system order
+    chosen = list(counts) if len(counts) <= targets else \
+        [h for h, _ in sorted(counts.items(), key=lambda item: item[1], reverse=True)][:targets]
+    return sorted(chosen)
+
+
+@dataclass
+class Prompt:
+    """One source with the targets it shows (as the prompt shows them), and what the judge said."""
+
+    source: str
+    hypotheses: list[str]
+    shown: list[str]
+    scores: list[float] | None = None
+    attempts: int = 0
+    problems: list[str] = field(default_factory=list)
+
+
 @dataclass
 class SentenceScore:
-    """What the judge said about one sentence, and what was made of it."""
+    """What one system got for one sentence, and how."""
 
     index: int
     source: str
@@ -106,6 +176,8 @@ class SentenceScore:
     score: float | None = None
     attempts: int = 0
     problems: list[str] = field(default_factory=list)
+    in_prompt: bool = True   # False: more distinct outputs than ``targets``, this one not shown
+    targets: int = 1         # how many targets its prompt showed
 
     @property
     def failed(self) -> bool:
@@ -114,7 +186,7 @@ class SentenceScore:
 
 @dataclass
 class LlmEvalResult:
-    """Per-sentence scores, and this run's judge counts."""
+    """Per-sentence scores of one system, and the judge counts of the run that scored it."""
 
     metric: str
     sentences: list[SentenceScore]
@@ -122,42 +194,73 @@ class LlmEvalResult:
     scale: tuple[int, int] = (1, 5)
 
 
-def score_sentences(metric: str, sources: Sequence[str], hypotheses: Sequence[str], shown: Sequence[str],
-                    messages: Callable[[str, str], list[Message]], judge: Judge, *, sampling: Sampling,
-                    scale: tuple[int, int], max_reasks: int) -> LlmEvalResult:
-    """Ask the judge about every (source, shown target) (``messages`` builds the prompt), re-ask
-    unreadable answers at most ``max_reasks`` times, and return what came of it (module
-    docstring). ``sources``, ``hypotheses`` and ``shown`` are parallel and already checked."""
-    sentences = [SentenceScore(i, s, h, t) for i, (s, h, t) in enumerate(zip(sources, hypotheses, shown,
-                                                                              strict=True))]
+def ask(metric: str, prompts: Sequence[Prompt], messages: Callable[[str, str], list[Message]], judge: Judge, *,
+        sampling: Sampling, scale: tuple[int, int], max_reasks: int) -> dict[str, Any]:
+    """Ask the judge about every prompt (``messages(source, targets shown, one per line)``),
+    re-ask unreadable answers at most ``max_reasks`` times, fill each prompt's scores, and return
+    the judge's counts of this run."""
     before = judge.stats.copy()
-    pending = list(range(len(sentences)))
+    pending = list(range(len(prompts)))
     low, high = scale
     for attempt in range(max_reasks + 1):
         if not pending:
             break
-        requests = [JudgeRequest.of(messages(sentences[i].source, sentences[i].shown), sampling, attempt)
+        requests = [JudgeRequest.of(messages(prompts[i].source, "\n".join(prompts[i].shown)), sampling, attempt)
                     for i in pending]
         desc = metric if attempt == 0 else f"{metric} re-ask {attempt}"
         still = []
         for i, answer in zip(pending, judge.ask(requests, desc=desc), strict=True):
-            sentence = sentences[i]
-            sentence.attempts += 1
+            prompt = prompts[i]
+            prompt.attempts += 1
             if not answer.ok:  # the judge already retried transport errors
-                sentence.problems.append(f"attempt {attempt + 1}: {answer.error}")
+                prompt.problems.append(f"attempt {attempt + 1}: {answer.error}")
                 continue
             try:
-                sentence.score = parse_score(answer.text, low, high)
+                prompt.scores = parse_scores(answer.text, len(prompt.shown), low, high)
             except JudgeOutputError as error:
-                sentence.problems.append(f"attempt {attempt + 1}: {error}")
+                prompt.problems.append(f"attempt {attempt + 1}: {error}")
                 still.append(i)
         pending = still
-    result = LlmEvalResult(metric, sentences, judge.stats.since(before).as_dict(), scale)
-    failed = sum(s.failed for s in sentences)
-    if sentences and failed == len(sentences):
-        warnings.warn(f"{metric}: every judge call failed: none of the {len(sentences)} sentences has a score "
-                      f"(n_failed = {failed}); see the judge summary", JudgeShortfallWarning, stacklevel=2)
-    return result
+    return judge.stats.since(before).as_dict()
+
+
+def score_systems(metric: str, sources: Sequence[str], hypotheses: Sequence[Sequence[str]],
+                  shown: Sequence[Sequence[str]], messages: Callable[[str, str], list[Message]], judge: Judge, *,
+                  sampling: Sampling, scale: tuple[int, int], max_reasks: int, targets: int = 1
+                  ) -> list[LlmEvalResult]:
+    """Score the systems together (module docstring): ``hypotheses[k][i]`` is system k's output
+    for source i, ``shown[k][i]`` that output as the prompt shows it; all already checked and
+    parallel. One result per system, in order."""
+    prompts: list[Prompt] = []
+    where: dict[tuple[int, str], tuple[Prompt, int]] = {}   # (source, output) -> its prompt, its position
+    for i, source in enumerate(sources):
+        outputs = [system[i] for system in hypotheses]
+        as_shown = {h: shown[k][i] for k, h in reversed(list(enumerate(outputs)))}   # the first system's form
+        groups = [[h] for h in dict.fromkeys(outputs)] if targets == 1 else [shown_hypotheses(outputs, targets)]
+        for group in groups:
+            prompts.append(Prompt(source, group, [as_shown[h] for h in group]))
+            where.update({(i, h): (prompts[-1], position) for position, h in enumerate(group)})
+    counts = ask(metric, prompts, messages, judge, sampling=sampling, scale=scale, max_reasks=max_reasks)
+    results = []
+    for k, system in enumerate(hypotheses):
+        sentences = []
+        for i, (source, hypothesis) in enumerate(zip(sources, system, strict=True)):
+            found = where.get((i, hypothesis))
+            if found is None:
+                distinct = len({h[i] for h in hypotheses})
+                sentences.append(SentenceScore(i, source, hypothesis, shown[k][i], in_prompt=False, targets=0, problems=[
+                    f"not shown: {distinct} distinct outputs, the prompt shows the {targets} most frequent"]))
+                continue
+            prompt, position = found
+            score = None if prompt.scores is None else prompt.scores[position]
+            sentences.append(SentenceScore(i, source, hypothesis, shown[k][i], score, prompt.attempts,
+                                           list(prompt.problems), targets=len(prompt.shown)))
+        results.append(LlmEvalResult(metric, sentences, counts, scale))
+        asked = [s for s in sentences if s.in_prompt]
+        if asked and all(s.failed for s in asked):
+            warnings.warn(f"{metric}: every judge call failed: none of the {len(asked)} sentences has a score "
+                          f"(n_failed = {len(asked)}); see the judge summary", JudgeShortfallWarning, stacklevel=2)
+    return results
 
 
 def _mean(values: Sequence[float]) -> float | None:
@@ -166,14 +269,17 @@ def _mean(values: Sequence[float]) -> float | None:
 
 def result_values(result: LlmEvalResult) -> dict[str, Any]:
     """The contract keys: score (the mean on the scale; None when no sentence was scored), the
-    counts, how often each score was given, and the judge's counts (the seam adds ``metric``
-    and ``signature``)."""
+    counts (``n_failed``: asked, no score; ``n_unshown``: not among the prompt's targets), how
+    often each score was given, and the judge's counts (the seam adds ``metric`` and
+    ``signature``)."""
     scored = [s.score for s in result.sentences if s.score is not None]
     counts = Counter(scored)
+    unshown = sum(not s.in_prompt for s in result.sentences)
     return {
         "score": _mean(scored),
         "n_sentences": len(result.sentences),
-        "n_failed": len(result.sentences) - len(scored),
+        "n_failed": len(result.sentences) - len(scored) - unshown,
+        "n_unshown": unshown,
         "n_reasked": sum(s.attempts > 1 for s in result.sentences),
         "scale": list(result.scale),
         "distribution": {f"{value:g}": counts[value] for value in sorted(counts)},
@@ -182,6 +288,8 @@ def result_values(result: LlmEvalResult) -> dict[str, Any]:
 
 
 def sentence_records(result: LlmEvalResult) -> list[dict[str, Any]]:
-    """One record per sentence: the score, the target as shown, attempts and problems."""
+    """One record per sentence: the score, the target as shown, the prompt's target count,
+    attempts and problems."""
     return [{"index": s.index, "source": s.source, "hypothesis": s.hypothesis, "shown": s.shown, "score": s.score,
-             "attempts": s.attempts, "problems": list(s.problems)} for s in result.sentences]
+             "targets": s.targets, "attempts": s.attempts, "problems": list(s.problems)}
+            for s in result.sentences]
