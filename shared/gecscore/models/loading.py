@@ -10,6 +10,8 @@ would retry for about 30 s) naming the option that gives a local folder.
 """
 from __future__ import annotations
 
+import contextlib
+import io
 import os
 from typing import Any, Callable
 
@@ -41,8 +43,11 @@ def pretrained_source(model: str) -> tuple[str, dict[str, str]]:
 def load_pretrained(model: str, option: str, purpose: str,
                     build: Callable[[Any, str], Any]) -> Any:
     """``build(transformers, model)`` (which calls ``from_pretrained``, with
-    :func:`pretrained_source`'s arguments), with torch and transformers checked first and a :class:`MissingModelError` naming ``option`` (the metric
-    option that takes a local folder) when the model cannot be loaded."""
+    :func:`pretrained_source`'s arguments), with torch and transformers checked first and a
+    :class:`MissingModelError` naming ``option`` (the metric option that takes a local folder)
+    when the model cannot be loaded. The libraries' own progress bars stay off while it loads
+    (transformers' GGUF reader draws a tqdm bar that its progress switch does not govern: its
+    stderr is set aside for the load)."""
     from gecscore.extras import require
     from gecscore.models.hub import unreachable_reason
     from gecscore.progress import quiet_libraries
@@ -50,14 +55,16 @@ def load_pretrained(model: str, option: str, purpose: str,
     quiet_libraries(False)
     require("torch", purpose)
     transformers = require("transformers", purpose)
-    if pretrained_source(model)[1]:
+    gguf = bool(pretrained_source(model)[1])
+    if gguf:
         require("gguf", f"{purpose} from a GGUF file")
         require("accelerate", f"{purpose} from a GGUF file")
     reason = unreachable_reason(model)
     if reason is not None:
         raise missing(model, option, purpose, reason)
     try:
-        return build(transformers, model)
+        with contextlib.redirect_stderr(io.StringIO()) if gguf else contextlib.nullcontext():
+            return build(transformers, model)
     except (OSError, ValueError) as error:
         raise missing(model, option, purpose, f"{type(error).__name__}: {error}") from error
 
