@@ -75,3 +75,20 @@ def test_cleme_through_the_cleme2_module_keeps_its_own_defaults():
     assert cleme == gecscore.load("cleme").compute(sources, hyps, refs).as_dict()
     with pytest.raises(gecscore.errors.GecOptionError, match="alpha: not an option of cleme"):
         metric.compute(sources=sources, predictions=hyps, references=refs, metric="cleme", alpha="1,0,0,0")
+
+
+@pytest.mark.parametrize("module", module_names())
+def test_an_unknown_option_is_named_with_the_closest_one(module):
+    """A misspelt option is refused before anything is scored, as ``gecscore.load`` refuses it:
+    a TypeError (Python's error for an unexpected keyword) that is also a GecOptionError naming
+    the closest option and the known ones; the module scores normally afterwards."""
+    from gecscore.errors import GecOptionError, UnknownOptionError
+
+    loaded = evaluate.load(str(REPO / "metrics" / module))
+    first = module_parameters(module)[0].name
+    with pytest.raises(UnknownOptionError, match=rf"{first}x: unknown option for the {module} module \(did you "
+                                                 rf"mean '{first}'\?\); known: ") as caught:
+        loaded.compute(sources=["a b ."], predictions=["a b ."], references=[["a b ."]], **{first + "x": 1})
+    assert isinstance(caught.value, TypeError) and isinstance(caught.value, GecOptionError)
+    with pytest.raises(UnknownOptionError, match="did you mean"):
+        gecscore.load(module_metrics(module)[0], **{first + "x": 1})

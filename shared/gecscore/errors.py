@@ -1,6 +1,8 @@
 """Errors raised on bad input: each names the place (file and line, or item index)."""
 from __future__ import annotations
 
+from typing import Iterable
+
 
 class GecInputError(ValueError):
     """Bad user input. ``where`` names the file and line, or the item, at fault."""
@@ -29,6 +31,20 @@ class GecOptionError(GecInputError):
 
     def for_cli(self) -> str:
         return f"--{self.option.replace('_', '-')}: {self.detail}"
+
+
+class UnknownOptionError(GecOptionError, TypeError):
+    """An option name the metric does not have. A :class:`GecOptionError` (its message lists the
+    known options and the closest one) and a :class:`TypeError` (what Python raises for an
+    unexpected keyword argument, so ``except TypeError`` still catches it)."""
+
+    def __init__(self, option: str, known: Iterable[str], what: str = "this metric"):
+        import difflib
+
+        known = sorted(known)
+        close = difflib.get_close_matches(option, known, n=1)
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        super().__init__(option, f"unknown option for {what}{hint}; known: {', '.join(known)}")
 
 
 class JudgeShortfallWarning(UserWarning):

@@ -13,6 +13,7 @@ between them, or that only some have, defaults to ``None``: the chosen metric's 
 from __future__ import annotations
 
 import atexit
+import inspect
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -21,7 +22,7 @@ from typing import Any, Sequence
 import datasets
 import evaluate
 
-from gecscore.errors import GecOptionError
+from gecscore.errors import GecOptionError, UnknownOptionError
 from gecscore.metric import Metric, load
 from gecscore.options import fields_of, format_value
 from gecscore.registry import metric_class, module_metrics
@@ -223,6 +224,7 @@ def input_methods(module: str):
 
     def compute(self, *, predictions=None, references=None, **kwargs):
         """Score the added and given examples (references: a list of strings, or one string, per example)."""
+        _check_names(self, kwargs)
         count = len(predictions) if predictions is not None else None
         references = _references_as_lists(references, optional, count)
         return _forgetting_on_failure(self, lambda: evaluate.Metric.compute(
@@ -245,3 +247,13 @@ def input_methods(module: str):
             self, prediction=prediction, reference=reference, **kwargs))
 
     return compute, add_batch, add
+
+
+def _check_names(module, kwargs: dict[str, Any]) -> None:
+    """An :class:`UnknownOptionError` (a TypeError naming the closest option) for a keyword that
+    is neither an input of the evaluate module nor an option of its ``_compute``."""
+    inputs = set(module._feature_names())
+    options = [p for p in inspect.signature(module._compute).parameters if p not in inputs | {"self"}]
+    for key in kwargs:
+        if key not in inputs and key not in options:
+            raise UnknownOptionError(key, options, f"the {module.name} module")

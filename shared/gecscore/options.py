@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable, ClassVar, Iterator, Mapping, Sequence
 
-from gecscore.errors import GecOptionError
+from gecscore.errors import GecOptionError, UnknownOptionError
 
 # What the signature calls a value that is absent; a field whose value is this is left out.
 UNSET = None
@@ -154,7 +154,7 @@ def build_config(config_type: type, options: dict[str, Any]) -> Any:
     known = {f.name for f in dataclasses.fields(config_type)}
     unknown = [name for name in options if name not in known]
     if unknown:
-        raise GecOptionError(unknown[0], f"unknown option for this metric; known: {', '.join(sorted(known))}")
+        raise UnknownOptionError(unknown[0], known)
     return config_type(**options)
 
 

@@ -119,7 +119,7 @@ def parse_spec(spec: str) -> MetricConfig:
             raise GecInputError(f"cannot read the options of {spec!r}: write NAME:key=value,key=value")
         for key, text in pairs:
             if key not in declared:
-                raise GecOptionError(key, f"unknown option for this metric; known: {', '.join(sorted(declared))}")
+                raise UnknownOptionError(key, declared)
             options[key] = _read_value(key, text, declared[key].metadata)
     build_config(metric_class(metric).config_type, options)   # the seam's own validation and message
     return MetricConfig(spec, metric, tuple(options.items()), f"{metric} with {rest or 'its defaults'}",
