@@ -159,6 +159,24 @@ def test_tiny_gpt2_through_load(tiny_lm):
     assert "/tiny-gpt2|" in str(result.signature).split("|lm:")[1]
 
 
+def test_the_model_pass_draws_a_bar_on_a_terminal_only(tiny_lm, monkeypatch):
+    import io
+    import sys
+
+    from gecscore import progress
+    from gecscore.models.causal_lm import CausalLMPerplexity
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    monkeypatch.delenv(progress.QUIET_ENV, raising=False)
+    for stream, drawn in ((io.StringIO(), False), (Terminal(), True)):
+        monkeypatch.setattr(sys, "stderr", stream)
+        CausalLMPerplexity(tiny_lm, batch_size=2, device="cpu").perplexities(["a b", "c d e", "f"])
+        assert ("perplexity (" in stream.getvalue() and "3/3" in stream.getvalue()) is drawn
+
+
 def test_missing_model_names_the_option(tmp_path, monkeypatch):
     pytest.importorskip("transformers")
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")

@@ -19,8 +19,8 @@ from __future__ import annotations
 import math
 from typing import Sequence
 
-from gecscore.models.batching import length_batches
-from gecscore.models.loading import load_pretrained, pretrained_source, torch_device
+from gecscore.models.batching import batches_with_progress
+from gecscore.models.loading import load_pretrained, model_label, pretrained_source, torch_device
 
 
 class CausalLMPerplexity:
@@ -73,7 +73,8 @@ class CausalLMPerplexity:
                for t in texts]
         out = [math.inf] * len(texts)
         with torch.inference_mode():
-            for batch in length_batches([len(i) for i in ids], self.batch_size):
+            for batch in batches_with_progress([len(i) for i in ids], self.batch_size,
+                                               f"perplexity ({model_label(self.model)})"):
                 rows = [ids[k] for k in batch]
                 width = max(len(r) for r in rows)
                 input_ids = torch.tensor([r + [self._pad] * (width - len(r)) for r in rows], device=self.device)

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from gecscore.models.batching import length_batches
-from gecscore.models.loading import load_pretrained, torch_device
+from gecscore.models.batching import batches_with_progress
+from gecscore.models.loading import load_pretrained, model_label, torch_device
 
 
 class MeanPooledSimilarity:
@@ -61,7 +61,8 @@ class MeanPooledSimilarity:
             return
         self._load()
         with torch.inference_mode():
-            for batch in length_batches([len(t) for t in todo], self.batch_size):
+            for batch in batches_with_progress([len(t) for t in todo], self.batch_size,
+                                               f"embeddings ({model_label(self.model)})"):
                 encoded = self._tokenizer([todo[k] for k in batch], truncation=True, max_length=self.max_length,
                                           padding=True, return_tensors="pt")
                 encoded = {k: v.to(self.device) for k, v in encoded.items()}

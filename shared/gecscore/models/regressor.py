@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from gecscore.models.batching import length_batches
-from gecscore.models.loading import load_pretrained, torch_device
+from gecscore.models.batching import batches_with_progress
+from gecscore.models.loading import load_pretrained, model_label, torch_device
 
 Input = str | tuple[str, str]
 
@@ -69,8 +69,9 @@ class SequenceRegressor:
 
         out = [0.0] * len(inputs)
         with torch.inference_mode():
-            for batch in length_batches([len(x) if isinstance(x, str) else len(x[0]) + len(x[1]) for x in inputs],
-                                        self.batch_size):
+            for batch in batches_with_progress([len(x) if isinstance(x, str) else len(x[0]) + len(x[1])
+                                                for x in inputs], self.batch_size,
+                                               f"regressor ({model_label(self.model)})"):
                 items = [inputs[k] for k in batch]
                 if isinstance(items[0], str):
                     encoded = self._tokenizer(items, truncation=True, max_length=self.max_length, padding=True,
