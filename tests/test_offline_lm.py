@@ -95,3 +95,21 @@ def test_transformers_judge_answers_with_the_offline_model(tmp_path, capfd):
                               Sampling(temperature=0.0, top_p=1.0, max_tokens=12))
     answers = backend.complete_batch([request, request])
     assert answers[0] == answers[1] and "Paris" in answers[0]
+
+
+@needs_smollm2
+@pytest.mark.parametrize("threshold, corpus, sentences", [(0.8, 0, [1, -1, 0]), (1.0, -2, [-1, -1, 0])])
+def test_gec_metrics_scribendi_cases_with_a_real_model(scribendi, threshold, corpus, sentences):
+    """gec-metrics' own Scribendi test (scribendi_test.py, with gpt2), run with SmolLM2: the same
+    outcomes, since the correction lowers the perplexity under both models and the rewrite
+    fails the similarity rule whatever the model says."""
+    sources = ["This sentences contain gramamtical error .", "This is a sentence .", "This is no change ."]
+    hypotheses = ["This sentence contains a grammatical error .",
+                  "the sentence was corrected into completely different one .", "This is no change ."]
+    from gecscore.scribendi.config import ScribendiConfig
+    from gecscore.scribendi.metric import ScribendiMetric
+
+    metric = ScribendiMetric(ScribendiConfig(lm=SMOLLM2, threshold=threshold), lm=scribendi.lm())  # loaded once
+    result = metric.score(metric.prepare_text(sources), hypotheses)
+    assert result.values["score"] == corpus
+    assert [r["scribendi"] for r in result.records()] == sentences
