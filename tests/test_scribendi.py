@@ -174,7 +174,7 @@ def test_the_model_pass_draws_a_bar_on_a_terminal_only(tiny_lm, monkeypatch):
     for stream, drawn in ((io.StringIO(), False), (Terminal(), True)):
         monkeypatch.setattr(sys, "stderr", stream)
         CausalLMPerplexity(tiny_lm, batch_size=2, device="cpu").perplexities(["a b", "c d e", "f"])
-        assert ("perplexity (" in stream.getvalue() and "3/3" in stream.getvalue()) is drawn
+        assert ("/tiny-gpt2):" in stream.getvalue() and "/3 " in stream.getvalue()) is drawn
 
 
 def test_missing_model_names_the_option(tmp_path, monkeypatch):

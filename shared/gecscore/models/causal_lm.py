@@ -9,7 +9,8 @@ negative log-likelihood is exponentiated. A text with no token to predict (empty
 perplexity +inf: removing every word never counts as more fluent. Inputs longer than the
 model's positions are cut to fit.
 
-Batches: texts sorted by token length, right-padded, with an attention mask (a padded
+Batches: texts sorted by token length (at most ``batch_size`` texts and ``MAX_BATCH_TOKENS``
+padded tokens), right-padded, with an attention mask (a padded
 position neither attends nor is scored, so a text's perplexity does not depend on its batch
 beyond float rounding). Perplexities are cached per text for the life of the scorer: the
 sources, scored once, are reused for every system.
@@ -21,6 +22,12 @@ from typing import Sequence
 
 from gecscore.models.batching import batches_with_progress
 from gecscore.models.loading import load_pretrained, model_label, pretrained_source, torch_device
+
+
+# Padded tokens per forward batch. The logits and their log-softmax are each tokens x vocabulary
+# floats (49k-50k for GPT-2 and SmolLM2: 0.4 GB each at 2,048 tokens); batches of 32 CoNLL-2014
+# sentences of up to 200 tokens had taken the peak memory to 7.7 GB.
+MAX_BATCH_TOKENS = 2048
 
 
 class CausalLMPerplexity:
@@ -74,7 +81,8 @@ class CausalLMPerplexity:
         out = [math.inf] * len(texts)
         with torch.inference_mode():
             for batch in batches_with_progress([len(i) for i in ids], self.batch_size,
-                                               f"perplexity ({model_label(self.model)})"):
+                                               f"perplexity ({model_label(self.model)})",
+                                               max_tokens=MAX_BATCH_TOKENS):
                 rows = [ids[k] for k in batch]
                 width = max(len(r) for r in rows)
                 input_ids = torch.tensor([r + [self._pad] * (width - len(r)) for r in rows], device=self.device)
