@@ -120,6 +120,20 @@ def test_references_are_not_needed_and_signature():
     assert str(result.signature).startswith("scribendi|threshold:0.8|lm:gpt2|")
 
 
+def test_whitespace_around_a_line_is_not_a_change(tmp_path):
+    """CoNLL-2014's IITB output ends every line with " \r": a text metric must see those lines
+    as the untouched sources they are (the model is never asked), through the API and a file."""
+    lm = TableLM({})
+    metric = ScribendiMetric(ScribendiConfig(), lm=lm)
+    result = metric.compute(["a b .", "c d ."], ["a b . ", " c d .\t"])
+    assert result.score == 0.0 and result["unchanged"] == 2 and lm.calls == [[]]
+    from gecscore.io.text import read_lines
+
+    path = tmp_path / "iitb.txt"
+    path.write_bytes(b"a b . \r\nc d . \r\n")
+    assert metric.compute(["a b .", "c d ."], read_lines(path))["unchanged"] == 2
+
+
 # ---------------------------------------------------------------- a tiny real GPT-2
 
 @pytest.fixture(scope="module")

@@ -17,8 +17,11 @@ UNTOKENISED_SHARE = 0.2
 
 
 def clean(text: str) -> str:
-    """A line without a leading byte-order mark or trailing CR/LF."""
-    return text.lstrip(BOM).rstrip("\r\n")
+    """A sentence without a leading byte-order mark or surrounding whitespace (line ends, and
+    the spaces some systems leave at a line's end: CoNLL-2014's IITB output ends every line
+    with " \r"). Token-based metrics never saw them; for the metrics that read text (Scribendi,
+    SOME, IMPARA, the LLM judges) they made an untouched sentence a changed one."""
+    return text.lstrip(BOM).strip()
 
 
 def strings(values: Any, what: str, *, non_empty: bool = False) -> list[str]:
