@@ -136,3 +136,14 @@ def test_model_configurations_run_once_in_the_main_process(tiny):
                            progress=False)
     assert "|precision:bf16" in bf16.scores["HALF"]["pt_m2-corpus"].signature
     assert bf16.column("pt_m2-corpus") == pytest.approx(one.column("pt_m2-corpus"), abs=0.05)
+
+
+def test_a_spec_names_a_local_model_as_signatures_do(tmp_path):
+    from gecscore.metaeval.registry import parse_spec
+
+    folder = tmp_path / "models" / "gpt2-small"
+    folder.mkdir(parents=True)
+    config = parse_spec(f"scribendi:lm={folder},threshold=0.9")
+    assert config.name == "scribendi:lm=models/gpt2-small,threshold=0.9"
+    assert str(folder) in config.description and config.option_dict["lm"] == str(folder)
+    assert parse_spec("scribendi:lm=gpt2").name == "scribendi:lm=gpt2"   # a Hub name as written

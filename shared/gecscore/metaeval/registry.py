@@ -122,8 +122,20 @@ def parse_spec(spec: str) -> MetricConfig:
                 raise UnknownOptionError(key, declared)
             options[key] = _read_value(key, text, declared[key].metadata)
     build_config(metric_class(metric).config_type, options)   # the seam's own validation and message
-    return MetricConfig(spec, metric, tuple(options.items()), f"{metric} with {rest or 'its defaults'}",
-                        metric)
+    return MetricConfig(spec_name(metric, pairs if rest else []), metric, tuple(options.items()),
+                        f"{metric} with {rest or 'its defaults'}", metric)
+
+
+def spec_name(metric: str, pairs: Sequence[tuple[str, str]]) -> str:
+    """A spec configuration's name in tables, CSV and JSON: the spec, with a local model path
+    as signatures write it (its last two components; the full spec is the description).
+
+    >>> spec_name("green", [("level", "sentence")])
+    'green:level=sentence'
+    """
+    from gecscore.models.loading import model_label
+
+    return metric + (":" + ",".join(f"{k}={model_label(v)}" for k, v in pairs) if pairs else "")
 
 
 def _read_value(key: str, text: str, metadata: Mapping[str, Any]) -> Any:
