@@ -74,8 +74,17 @@ def module_parameters(module: str) -> list[ModuleParameter]:
         shared = len(having) == len(metrics) and len(defaults) == 1
         metric_names = tuple(m for m, _ in having)
         parameters.append(ModuleParameter(name, having[0][1].default if shared else None,
-                                          having[0][1].metadata["help"], metric_names))
+                                          _merged_help(having), metric_names))
     return parameters
+
+
+def _merged_help(having: list[tuple[str, Any]]) -> str:
+    """The help of an option, or each metric's where their declarations say different things
+    (LLM-S and LLM-E offer different ``criteria``)."""
+    helps = {metric: f.metadata["help"] for metric, f in having}
+    if len(set(helps.values())) == 1:
+        return next(iter(helps.values()))
+    return "; ".join(f"{metric}: {text}" for metric, text in helps.items())
 
 
 def options_description(module: str, indent: str = "    ") -> str:
@@ -85,12 +94,12 @@ def options_description(module: str, indent: str = "    ") -> str:
     if len(metrics) > 1:
         lines.append(f"{indent}metric: which metric to compute: {' or '.join(metrics)} (default {metrics[0]!r}).")
     for p in module_parameters(module):
-        if p.default is None and len(metrics) > 1:
-            defaults = [next(f.default for f in fields_of(metric_class(m).config_type) if f.name == p.name)
-                        for m in p.metrics]
+        defaults = [next(f.default for f in fields_of(metric_class(m).config_type) if f.name == p.name)
+                    for m in p.metrics]
+        if len(p.metrics) < len(metrics) or len({repr(d) for d in defaults}) > 1:
             shown = "; ".join(f"{m}: {_shown(d)}" for m, d in zip(p.metrics, defaults))
         else:
-            shown = _shown(p.default)
+            shown = _shown(defaults[0])
         only = f" ({', '.join(p.metrics)} only)" if len(p.metrics) < len(metrics) else ""
         lines.append(f"{indent}{p.name}: {p.help}{only} (default {shown}).")
     return "\n".join(lines)
