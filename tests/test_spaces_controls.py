@@ -16,9 +16,10 @@ import gecscore
 from gecscore.chunks.config import Cleme2Config, ClemeConfig
 from gecscore.errors import GecOptionError
 from gecscore.m2.config import PtM2Config
-from gecscore.options import When, fields_of, option
+from gecscore.options import When, fields_of, merged_help, option
 from gecscore.spaces import controls, per_type_view
-from gecscore.spaces.controls import Control, control_for, controls_for, option_values, options_for, shown
+from gecscore.spaces.controls import (Control, control_for, controls_for, merged_choices, option_values, options_for,
+                                      shown)
 
 ROOT = Path(__file__).resolve().parents[1]
 SPACES = ("cleme2", "pt_m2", "imeasure", "dsgram")
@@ -71,12 +72,14 @@ def test_every_listed_option_gets_its_declared_default_choices_and_help(app):
         field = next(iter(declared.values()))
         widget = widgets[f"gec-{control.name.replace('_', '-')}"]
         assert widget.label == control.name
-        assert widget.info.startswith(field.metadata["help"])
+        # each metric's help (one text where the declarations agree)
+        assert widget.info.startswith(merged_help(declared))
+        assert all(f.metadata["help"] in widget.info for f in declared.values())
         defaults = {f.default for f in declared.values()}
         # the widget starts at the declared default (or at "default" where each metric keeps its own)
         expected = field.default if len(defaults) == 1 else None
         assert control.value_of(widget.value) == expected, control.name
-        choices = space.choices.get(control.name, field.metadata["choices"])
+        choices = space.choices.get(control.name, merged_choices(declared))
         if choices is not None:
             assert isinstance(widget, (gr.Radio, gr.Dropdown))
             offered = _choice_values(widget)

@@ -24,7 +24,7 @@ import evaluate
 
 from gecscore.errors import GecOptionError, UnknownOptionError
 from gecscore.metric import Metric, load
-from gecscore.options import fields_of, format_value
+from gecscore.options import fields_of, format_value, merged_help
 from gecscore.registry import metric_class, module_metrics
 
 METRIC_OBJECTS = 8  # configured metric objects kept (model weighers and judges are costly to build)
@@ -74,17 +74,8 @@ def module_parameters(module: str) -> list[ModuleParameter]:
         shared = len(having) == len(metrics) and len(defaults) == 1
         metric_names = tuple(m for m, _ in having)
         parameters.append(ModuleParameter(name, having[0][1].default if shared else None,
-                                          _merged_help(having), metric_names))
+                                          merged_help(dict(having)), metric_names))
     return parameters
-
-
-def _merged_help(having: list[tuple[str, Any]]) -> str:
-    """The help of an option, or each metric's where their declarations say different things
-    (LLM-S and LLM-E offer different ``criteria``)."""
-    helps = {metric: f.metadata["help"] for metric, f in having}
-    if len(set(helps.values())) == 1:
-        return next(iter(helps.values()))
-    return "; ".join(f"{metric}: {text}" for metric, text in helps.items())
 
 
 def options_description(module: str, indent: str = "    ") -> str:

@@ -92,6 +92,16 @@ def declared_default(config_type: type, name: str) -> Any:
     return next(f.default for f in dataclasses.fields(config_type) if f.name == name)
 
 
+def merged_help(declared: Mapping[str, dataclasses.Field]) -> str:
+    """The help of one option declared by several metrics (``{metric: field}``): the one text,
+    or each metric's where they say different things (LLM-S and LLM-E list different
+    ``criteria``)."""
+    helps = {metric: f.metadata["help"] for metric, f in declared.items()}
+    if len(set(helps.values())) == 1:
+        return next(iter(helps.values()))
+    return "; ".join(f"{metric}: {text}" for metric, text in helps.items())
+
+
 def fields_of(config: Any) -> Iterator[dataclasses.Field]:
     """The declared options of a config class or instance, in declaration order."""
     return (f for f in dataclasses.fields(config) if "help" in f.metadata)

@@ -20,7 +20,7 @@ from types import SimpleNamespace
 from typing import Any, Iterable, Mapping, Sequence
 
 from gecscore.errors import GecInputError, GecOptionError
-from gecscore.options import conditions_of, fields_of, format_value
+from gecscore.options import conditions_of, fields_of, format_value, merged_help
 
 #: the extra first choice of an option whose default is None: "leave it to the metric"
 DEFAULT_CHOICE = "default"
@@ -131,9 +131,9 @@ def control_for(name: str, configs: Mapping[str, type], choices: Sequence[Any] |
     """
     declared = _declarations(name, configs)
     meta = next(iter(declared.values())).metadata
-    default, help_text = _merged_default(declared, meta["help"])
+    default, help_text = _merged_default(declared, merged_help(declared))
     kinds = _kinds(meta)
-    offered = tuple(choices) if choices is not None else meta["choices"]
+    offered = tuple(choices) if choices is not None else merged_choices(declared)
     base = dict(name=name, default=default, help=help_text)
     if bool in kinds:
         return Control(widget="checkbox", value=bool(default), **base)
@@ -145,6 +145,16 @@ def control_for(name: str, configs: Mapping[str, type], choices: Sequence[Any] |
     text_kind = str if (str in kinds or not kinds) else tuple
     value = default if isinstance(default, str) else format_value(default) if default is not None else ""
     return Control(widget="textbox", value=value, text_kind=text_kind, placeholder=placeholder, **base)
+
+
+def merged_choices(declared: Mapping[str, dataclasses.Field]) -> tuple[Any, ...] | None:
+    """The declared choices of every metric, in order, each once (None: free values). A choice
+    only some metrics accept is refused by the others' configs, naming the option; the help
+    says which are whose."""
+    lists = [f.metadata["choices"] for f in declared.values()]
+    if any(c is None for c in lists):
+        return None
+    return tuple(dict.fromkeys(choice for c in lists for choice in c))
 
 
 def _merged_default(declared: Mapping[str, dataclasses.Field], help_text: str) -> tuple[Any, str]:
