@@ -6,7 +6,7 @@ import re
 import pytest
 
 from gecscore.errors import GecInputError
-from gecscore.spaces import chunks_view
+from gecscore.spaces import chunks_view, metric_views
 from gecscore.spaces.inputs import corpus_input, split_lines
 from gecscore.spaces.render import Bar, bar_chart_html, legend_html, result_table_html
 
@@ -183,3 +183,23 @@ def test_non_utf8_upload_is_named(tmp_path):
     bad.write_bytes("caf\xe9 .\n".encode("latin-1"))
     with pytest.raises(GecInputError, match=r"source \(latin1.txt\): not UTF-8"):
         corpus_input(None, "x .", ["X ."], source_file=str(bad))
+
+
+def test_sentence_scores_table_shows_texts_and_the_record_values():
+    records = metric_views.with_texts(
+        [{"index": 0, "score": 4.0, "attempts": 1, "tp": [3.0, 1.0]},
+         {"index": 1, "score": None, "attempts": 4, "tp": []}],
+        ["He go <home> .", "She like it ."], ["He goes <home> .", "She likes it ."])
+    html = metric_views.sentence_scores_html(records, ("score", "attempts", "tp"))
+    rows = re.findall(r'<tr data-index="(\d+)">(.*?)</tr>', html)
+    assert [index for index, _ in rows] == ["0", "1"]
+    assert _cells(rows[0][1]) == ["1", "He go &lt;home&gt; .", "<b>He goes &lt;home&gt; .</b>", "4.0000", "1",
+                                  "3.0000, 1.0000"]
+    # no score (a sentence the judge failed) and an empty list show as a dash
+    assert _cells(rows[1][1])[3:] == [metric_views.MISSING, "4", metric_views.MISSING]
+    assert re.search(r'<td data-key="score" class="gec-score">4.0000</td>', html)
+    assert "<th>#</th><th>source</th><th>hypothesis</th><th>score</th>" in html
+    many = metric_views.with_texts([{"index": i, "score": 1.0} for i in range(5)], ["a"] * 5, ["b"] * 5)
+    shown = metric_views.sentence_scores_html(many, ("score",), limit=2)
+    assert shown.count("<tr data-index=") == 2 and "first 2 of 5 sentences" in shown
+    assert "No sentences yet" in metric_views.sentence_scores_html([], ("score",))

@@ -230,3 +230,9 @@ def prepare_request(metric, corpus: CorpusInput, limits: RequestLimits | None = 
                                 "hypothesis")
         prepared = metric.prepare(gold)
     return prepared
+
+
+def request_sources(corpus: CorpusInput, prepared) -> list[str]:
+    """The request's sources as text: as pasted or uploaded, else (a gold file) the gold's
+    source tokens joined by spaces."""
+    return list(corpus.sources) if corpus.sources else [" ".join(g.source) for g in prepared.gold.sentences]

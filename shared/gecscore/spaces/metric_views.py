@@ -1,5 +1,7 @@
 """Per-sentence HTML views of PT-M2 (weighted edits), I-measure (3-way alignment with WAS
-labels) and DSGram (sub-scores, AHP weights, CR and the judge's reason).
+labels), DSGram (sub-scores, AHP weights, CR and the judge's reason), and one table for every
+metric whose sentences get numbers only (GLEU, GREEN, GoToScorer, Scribendi, SOME, IMPARA,
+LLM-S and LLM-E): source, hypothesis and the record's values.
 
 Inputs are each metric's ``sentence_records`` output.
 """
@@ -147,7 +149,51 @@ def judgement_html(record: Mapping) -> str:
 def records_html(records: Sequence[Mapping], draw, limit: int = 50) -> str:
     """Up to ``limit`` sentences drawn with ``draw`` and a note on what is hidden."""
     if not records:
-        return note_html("No sentences yet: paste or upload some text and press Evaluate.")
-    more = (f'<div class="gec-more">Showing the first {limit} of {len(records)} sentences; download the '
-            f"per-sentence file for all of them.</div>" if len(records) > limit else "")
-    return "".join(draw(r) for r in records[:limit]) + more
+        return NO_SENTENCES
+    return "".join(draw(r) for r in records[:limit]) + _more(len(records), limit)
+
+
+NO_SENTENCES = note_html("No sentences yet: paste or upload some text and press Evaluate.")
+
+
+def _more(count: int, limit: int) -> str:
+    return (f'<div class="gec-more">Showing the first {limit} of {count} sentences; download the '
+            f"per-sentence file for all of them.</div>" if count > limit else "")
+
+
+# ------------------------------------------------------------------ sentence scores (any metric)
+
+MISSING = "–"   # a value the sentence has none of (a sentence the judge failed, an unchanged one)
+
+
+def with_texts(records: Sequence[Mapping], sources: Sequence[str], hypotheses: Sequence[str]) -> list[dict]:
+    """The records with each sentence's ``source`` and ``hypothesis`` where the metric's records
+    do not carry them (most give numbers only)."""
+    return [{"source": source, "hypothesis": hypothesis, **record}
+            for record, source, hypothesis in zip(records, sources, hypotheses, strict=True)]
+
+
+def _cell(value) -> str:
+    if value is None:
+        return MISSING
+    if isinstance(value, (list, tuple)):
+        return ", ".join(_cell(v) for v in value) or MISSING
+    return number(value, 4)
+
+
+def sentence_scores_html(records: Sequence[Mapping], columns: Sequence[str], limit: int = 50) -> str:
+    """One row per sentence (up to ``limit``): its number, source, hypothesis, and the record's
+    ``columns`` (the first, the sentence's score, in bold); a value the record lacks shows
+    as a dash."""
+    if not records:
+        return NO_SENTENCES
+    head = "".join(f"<th>{text(c)}</th>" for c in ("#", "source", "hypothesis", *columns))
+    rows = []
+    classes = [' class="gec-score"', *[""] * (len(columns) - 1)]
+    for record in records[:limit]:
+        values = "".join(f'<td data-key="{text(c)}"{css}>{_cell(record.get(c))}</td>' for c, css in zip(columns, classes))
+        rows.append(f'<tr data-index="{record["index"]}"><td>{record["index"] + 1}</td>'
+                    f'<td class="gec-text">{text(record["source"])}</td>'
+                    f'<td class="gec-text"><b>{text(record["hypothesis"])}</b></td>{values}</tr>')
+    return (f'<div class="gec-scroll"><table class="gec-table gec-sentence-scores"><thead><tr>{head}</tr></thead>'
+            f'<tbody>{"".join(rows)}</tbody></table></div>{_more(len(records), limit)}')

@@ -176,4 +176,6 @@ CSS = """
 .gec-grid tr.gec-tags td,.gec-grid tr.gec-weights td{border:none;font-size:.8em;padding:0 .3rem}
 .gec-grid tr.gec-weights td{font-family:ui-monospace,monospace;opacity:.85}
 .gec-more{opacity:.7;font-style:italic;margin-top:.5rem}
+.gec-sentence-scores td.gec-text{font-family:inherit;text-align:left;white-space:normal}
+.gec-sentence-scores td.gec-score{font-weight:700}
 """
