@@ -7,7 +7,7 @@ folder, build the Gradio app (``import app``: the demo is constructed, not launc
 the hand-checked example (DSGram: against the test suite's simulated judge) through ``evaluate.load(<folder>)``. Prints the install time, the venv's
 size and the scores. Not part of the test suite (minutes, and it downloads the packages).
 
-    python scripts/check_space_folders.py [cleme2 pt_m2 imeasure dsgram] [--keep DIR]
+    python scripts/check_space_folders.py [NAME ...] [--keep DIR]      (default: every module)
 """
 from __future__ import annotations
 
@@ -29,7 +29,8 @@ EXAMPLE = dict(
 )
 # what each Space's example is scored with; DSGram's judge is the test suite's simulated
 # OpenAI-compatible server (tests/judge_server.py), run here on localhost
-OPTIONS = {"cleme2": {}, "pt_m2": {"scorer": "none"}, "imeasure": {}, "dsgram": {"no_cache": True, "model": "judge"}}
+OPTIONS = {"cleme2": {}, "pt_m2": {"scorer": "none"}, "imeasure": {}, "dsgram": {"no_cache": True, "model": "judge"},
+           "gleu": {}, "green": {}, "gotoscorer": {"no_weight": True}}
 ROOT = Path(__file__).resolve().parents[1]
 
 SCORE = """

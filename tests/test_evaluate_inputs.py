@@ -20,11 +20,16 @@ from gecscore.registry import metric_class, module_metrics, module_names
 pytestmark = pytest.mark.usefixtures("offline_hub")
 
 
-@pytest.mark.parametrize("module", ["cleme2", "pt_m2", "imeasure"])
+# the model-free modules that read references (GoToScorer unweighted: one call is one system)
+MIXED_OPTIONS = {"cleme2": {}, "pt_m2": {"scorer": "none"}, "imeasure": {}, "gleu": {}, "green": {},
+                 "gotoscorer": {"no_weight": True}}
+
+
+@pytest.mark.parametrize("module", list(MIXED_OPTIONS))
 def test_mixed_string_and_list_references_are_lists(module):
     metric = evaluate.load(str(REPO / "metrics" / module))
     sources, hyps, refs = example_corpus()
-    options = {"scorer": "none"} if module == "pt_m2" else {}
+    options = MIXED_OPTIONS[module]
     mixed = [r[0] if i % 2 else r for i, r in enumerate(refs)]          # a string, a list, ...
     as_lists = [[r[0]] if i % 2 else r for i, r in enumerate(refs)]
     got = metric.compute(sources=sources, predictions=hyps, references=mixed, **options)

@@ -11,8 +11,9 @@ import pytest
 evaluate = pytest.importorskip("evaluate", reason="evaluate is not installed (a base requirement: pip install -e .)")
 
 from datapaths import REPO, offline_hub
+from gecscore.registry import module_names
 
-MODULES = ("cleme2", "pt_m2", "imeasure", "dsgram")
+MODULES = tuple(module_names())
 pytestmark = pytest.mark.usefixtures("offline_hub")
 
 

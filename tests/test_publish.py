@@ -287,9 +287,10 @@ def test_cli_needs_a_valid_namespace_to_upload(tmp_path, capsys):
     assert not (tmp_path / "cleme2").exists()  # nothing written before the checks pass
 
 
-@pytest.mark.parametrize("name", ["pt_m2", "imeasure", "dsgram"])
+@pytest.mark.parametrize("name", ["pt_m2", "imeasure", "dsgram", "gleu", "green", "gotoscorer"])
 def test_other_dry_run_folders_load_offline_and_score(name, tmp_path, monkeypatch):
-    """The PT-M2, I-measure and DSGram Space folders load with evaluate offline and score the example."""
+    """The PT-M2, I-measure, DSGram, GLEU, GREEN and GoToScorer Space folders load with evaluate
+    offline and score the example."""
     import sys
 
     for variable in ("HF_HUB_OFFLINE", "HF_DATASETS_OFFLINE", "HF_EVALUATE_OFFLINE"):
@@ -312,6 +313,28 @@ def test_other_dry_run_folders_load_offline_and_score(name, tmp_path, monkeypatc
         correction = result["correction"]
         assert (correction["tp"], correction["fpn"], correction["tn"]) == (1, 1, 9)
         assert result["score"] == correction["i"]
+        return
+    if name == "gleu":
+        # unigrams by hand: 10 of the 13 hypothesis unigrams are in the reference, "was" is a source
+        # unigram the reference lacks (taken back): 9 / 13; no brevity penalty (13 tokens against 12)
+        assert metric.compute(**FOUR_LABELS, order=1)["score"] == pytest.approx(9 / 13)
+        return
+    if name == "green":
+        # unigrams by hand: TP 12 (9 true keeps, childs and for deleted, children inserted), FP 2
+        # (at, again inserted), FN 3 (in and the second were not inserted, was not deleted):
+        # P = 12/14, R = 12/15, F2 = 5PR / (4P + R) = 24 / 29.6
+        assert metric.compute(**FOUR_LABELS, order=1)["score"] == pytest.approx(24 / 29.6)
+        return
+    if name == "gotoscorer":
+        _spacy_or_skip()
+        # by hand, every chunk weighing 1: childs -> children TP; for -> at tried wrongly (FP and FN);
+        # "again" in an insertion slot the reference leaves empty (FP); was left (FN); the other 21
+        # of the 25 chunks (12 tokens, 13 slots) TN. One system has no weights: refused.
+        result = metric.compute(**FOUR_LABELS, no_weight=True)
+        assert (result["tp"], result["fp"], result["fn"], result["tn"]) == (1, 2, 2, 21)
+        assert result["score"] == pytest.approx(1 / 3)
+        with pytest.raises(GecInputError, match="no_weight=True"):
+            metric.compute(**FOUR_LABELS)
         return
     sys.path.insert(0, str(Path(__file__).parent))
     from judge_server import DSGramSimulator, JudgeServer

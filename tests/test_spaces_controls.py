@@ -17,12 +17,13 @@ from gecscore.chunks.config import Cleme2Config, ClemeConfig
 from gecscore.errors import GecOptionError
 from gecscore.m2.config import PtM2Config
 from gecscore.options import When, fields_of, merged_help, option
+from gecscore.registry import module_names
 from gecscore.spaces import controls, per_type_view
 from gecscore.spaces.controls import (Control, control_for, controls_for, merged_choices, option_values, options_for,
                                       shown)
 
 ROOT = Path(__file__).resolve().parents[1]
-SPACES = ("cleme2", "pt_m2", "imeasure", "dsgram")
+SPACES = tuple(module_names())   # every evaluate module has its Space
 # What the PT-M2 and CLEME2.0 Spaces show besides the score-changing options (as before).
 ALSO_SHOWN = {"model", "num_layers", "batch_size", "device", "per_type", "tokenize"}
 

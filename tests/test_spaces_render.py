@@ -194,7 +194,7 @@ def test_sentence_scores_table_shows_texts_and_the_record_values():
     rows = re.findall(r'<tr data-index="(\d+)">(.*?)</tr>', html)
     assert [index for index, _ in rows] == ["0", "1"]
     assert _cells(rows[0][1]) == ["1", "He go &lt;home&gt; .", "<b>He goes &lt;home&gt; .</b>", "4.0000", "1",
-                                  "3.0000, 1.0000"]
+                                  "3, 1"]
     # no score (a sentence the judge failed) and an empty list show as a dash
     assert _cells(rows[1][1])[3:] == [metric_views.MISSING, "4", metric_views.MISSING]
     assert re.search(r'<td data-key="score" class="gec-score">4.0000</td>', html)

@@ -176,8 +176,8 @@ def with_texts(records: Sequence[Mapping], sources: Sequence[str], hypotheses: S
 def _cell(value) -> str:
     if value is None:
         return MISSING
-    if isinstance(value, (list, tuple)):
-        return ", ".join(_cell(v) for v in value) or MISSING
+    if isinstance(value, (list, tuple)):   # e.g. counts per n-gram order: short
+        return ", ".join(f"{v:.4g}" if isinstance(v, float) else _cell(v) for v in value) or MISSING
     return number(value, 4)
 
 
