@@ -46,9 +46,9 @@ register_metric("green", "gecscore.green.metric:GreenMetric", module="green")
 register_metric("gotoscorer", "gecscore.gotoscorer.metric:GoToScorerMetric", module="gotoscorer")
 register_metric("llm_s", "gecscore.llm_eval.metric:LlmSMetric")
 register_metric("llm_e", "gecscore.llm_eval.metric:LlmEMetric")
-register_metric("scribendi", "gecscore.scribendi.metric:ScribendiMetric")
-register_metric("some", "gecscore.some.metric:SomeMetric")
-register_metric("impara", "gecscore.impara.metric:ImparaMetric")
+register_metric("scribendi", "gecscore.scribendi.metric:ScribendiMetric", module="scribendi")
+register_metric("some", "gecscore.some.metric:SomeMetric", module="some")
+register_metric("impara", "gecscore.impara.metric:ImparaMetric", module="impara")
 
 
 def metric_names() -> list[str]:

@@ -1,0 +1,75 @@
+"""Gradio Space for IMPARA: a BERT quality estimator gated by source-hypothesis similarity;
+reference-free.
+
+The models are loaded once per configuration and kept (as the evaluate module keeps them).
+Runs from the repository or from a published Space folder; needs ``gecscore[models]`` (and gradio).
+"""
+from gecscore.evaluate_info import configured
+from gecscore.impara.config import ImparaConfig
+from gecscore.spaces import metric_views
+from gecscore.spaces.examples import FOUR_LABELS
+from gecscore.spaces.examples import THREE_SENTENCES
+from gecscore.spaces.framework import MetricSpace
+from gecscore.spaces.framework import Outcome
+from gecscore.spaces.framework import build_demo
+from gecscore.spaces.framework import launch
+from gecscore.spaces.inputs import prepare_request
+from gecscore.spaces.render import Bar
+from gecscore.spaces.render import bar_chart_html
+import gradio as gr
+
+INTRO = """\
+IMPARA needs no references. A **quality estimator** (a BERT regressor) scores each **hypothesis**
+(its sigmoid, 0-1), and a **similarity** gate compares it with its **source** (the cosine of
+mean-pooled BERT states): a hypothesis less similar than the threshold scores 0, so a fluent but
+unfaithful rewrite cannot score well. The score is the mean over the sentences. The first run
+downloads the models (`gotutiyan/IMPARA-QE` and `bert-base-cased`, or give local folders), then
+press *Load example*.
+"""
+# Each widget is generated from ImparaConfig's declaration.
+OPTIONS = ("quality_estimator", "similarity_model", "threshold", "max_length", "batch_size", "device")
+
+
+def compute(corpus, options: dict) -> Outcome:
+    """Score with the metric ``gecscore.load("impara", **options)`` builds, kept across runs."""
+    metric = configured("impara", options)
+    result = metric.score(prepare_request(metric, corpus), corpus.hypotheses)
+    contract = result.as_dict()
+    chart = bar_chart_html([Bar("quality", contract["quality"], "#1971c2", "mean sigmoid(QE), before the gate"),
+                            Bar("similarity", contract["similarity"], "#e8590c",
+                                f"mean; {contract['gated']} sentence(s) below {metric.config.threshold:g}"),
+                            Bar("IMPARA", contract["score"], "#2b8a3e", "mean of the gated scores")],
+                           "IMPARA")
+    records = metric_views.with_texts(result.records(), corpus.sources, corpus.hypotheses)
+    return Outcome(contract, chart, records)
+
+
+def build_view() -> list:
+    return [gr.Slider(1, 500, value=50, step=1, label="at most this many sentences")]
+
+
+def render_view(records, limit=50) -> str:
+    return metric_views.sentence_scores_html(records, ("impara", "quality", "similarity"), int(limit))
+
+
+SPACE = MetricSpace(
+    name="impara",
+    title="IMPARA: a quality estimator gated by similarity, no references",
+    intro=INTRO,
+    legend_html="",
+    result_groups=(("score (mean)", ("score", "impara")),
+                   ("parts", ("quality", "similarity", "gated"))),
+    configs={"impara": ImparaConfig},
+    options=OPTIONS,
+    compute=compute,
+    render_view=render_view,
+    build_view=build_view,
+    examples=(FOUR_LABELS, THREE_SENTENCES),
+    needs_references=False,
+    accepts_m2=False,
+)
+
+demo = build_demo(SPACE)
+
+if __name__ == "__main__":
+    launch(demo)

@@ -1,0 +1,77 @@
+"""Gradio Space for SOME: three BERT regressors (grammaticality, fluency, meaning preservation)
+combined by weights; reference-free.
+
+The regressors are loaded once per configuration and kept (as the evaluate module keeps them).
+Runs from the repository or from a published Space folder; needs ``gecscore[models]`` (and gradio).
+"""
+from gecscore.evaluate_info import configured
+from gecscore.some.config import SomeConfig
+from gecscore.spaces import metric_views
+from gecscore.spaces.examples import FOUR_LABELS
+from gecscore.spaces.examples import THREE_SENTENCES
+from gecscore.spaces.framework import MetricSpace
+from gecscore.spaces.framework import Outcome
+from gecscore.spaces.framework import build_demo
+from gecscore.spaces.framework import launch
+from gecscore.spaces.inputs import prepare_request
+from gecscore.spaces.render import Bar
+from gecscore.spaces.render import bar_chart_html
+import gradio as gr
+
+INTRO = """\
+SOME needs no references. Three BERT regressors trained on human 1-4 ratings score each
+**hypothesis**: **grammaticality** and **fluency** read it alone, **meaning** preservation reads it
+with its **source**. Each is normalised to 0-1 and the sentence score is their weighted sum
+(0.55 / 0.43 / 0.02); the score is the mean over the sentences. Give the three folders unpacked
+from the SOME release (`gfm-models/grammer`, `fluency`, `meaning`), then press *Load example*.
+"""
+# Each widget is generated from SomeConfig's declaration.
+OPTIONS = ("grammaticality", "fluency", "meaning", "tokenizer", "weight_grammaticality", "weight_fluency",
+           "weight_meaning", "max_length", "batch_size", "device")
+SUB_SCORES = (("grammaticality", "#7048e8"), ("fluency", "#1971c2"), ("meaning", "#e8590c"))
+
+
+def compute(corpus, options: dict) -> Outcome:
+    """Score with the metric ``gecscore.load("some", **options)`` builds, kept across runs."""
+    metric = configured("some", options)
+    result = metric.score(prepare_request(metric, corpus), corpus.hypotheses)
+    contract = result.as_dict()
+    config = metric.config
+    weights = {"grammaticality": config.weight_grammaticality, "fluency": config.weight_fluency,
+               "meaning": config.weight_meaning}
+    chart = bar_chart_html([Bar(key, contract[key], colour, f"weight {weights[key]:g}") for key, colour in SUB_SCORES]
+                           + [Bar("SOME", contract["score"], "#2b8a3e", "the weighted sum")],
+                           "Mean normalised sub-scores and SOME")
+    records = metric_views.with_texts(result.records(), corpus.sources, corpus.hypotheses)
+    return Outcome(contract, chart, records)
+
+
+def build_view() -> list:
+    return [gr.Slider(1, 500, value=50, step=1, label="at most this many sentences")]
+
+
+def render_view(records, limit=50) -> str:
+    return metric_views.sentence_scores_html(records, ("some", "grammaticality", "fluency", "meaning"), int(limit))
+
+
+SPACE = MetricSpace(
+    name="some",
+    title="SOME: grammaticality, fluency and meaning regressors, no references",
+    intro=INTRO,
+    legend_html="",
+    result_groups=(("score (mean)", ("score", "some")),
+                   ("mean normalised sub-scores", ("grammaticality", "fluency", "meaning"))),
+    configs={"some": SomeConfig},
+    options=OPTIONS,
+    compute=compute,
+    render_view=render_view,
+    build_view=build_view,
+    examples=(FOUR_LABELS, THREE_SENTENCES),
+    needs_references=False,
+    accepts_m2=False,
+)
+
+demo = build_demo(SPACE)
+
+if __name__ == "__main__":
+    launch(demo)
