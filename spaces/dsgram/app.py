@@ -7,14 +7,8 @@ Space folder; needs only ``gecscore`` (and gradio).
 from gecscore.dsgram.config import DsgramConfig
 from gecscore.dsgram.metric import DsgramMetric
 from gecscore.errors import GecInputError
-from gecscore.judge.backends import BACKENDS
-from gecscore.judge.backends import DEFAULT_BASE_URL
-from gecscore.judge.backends import DEFAULT_MODEL
-from gecscore.judge.backends import OpenAIChatBackend
-from gecscore.judge.backends import TransformersBackend
-from gecscore.judge.runner import Judge
-from gecscore.judge.runner import RetryPolicy
 from gecscore.options import build_config
+from gecscore.spaces import judge_inputs
 from gecscore.spaces import metric_views
 from gecscore.spaces.examples import FOUR_LABELS
 from gecscore.spaces.examples import THREE_SENTENCES
@@ -46,45 +40,16 @@ LEGEND = legend_html([Style(key, label, meaning, "transparent", colour) for (key
 
 
 # Each widget is generated from DsgramConfig's declaration; the API key box is the Space's own
-# (a key is typed in, never read from the environment or stored).
+# (a key is typed in, never read from the environment or stored: gecscore.spaces.judge_inputs).
 OPTIONS = ("backend", "base_url", "model", "weights", "temperature", "top_p", "max_tokens", "max_reasks",
            "concurrency", "timeout", "max_retries", "device", "batch_size")
-# The live judges only (replay answers from files, which a visitor cannot give the Space).
-CHOICES = {"backend": BACKENDS}
-# What an empty box means here (the Space builds its judge itself: no $OPENAI_BASE_URL).
-PLACEHOLDERS = {"base_url": f"default: {DEFAULT_BASE_URL}", "model": f"default: {DEFAULT_MODEL} (openai); "
-                "a local folder or Hub id of a chat model for transformers", "batch_size": "default: 8"}
-
-
-def api_key_box():
-    """Not a metric option: the key goes to this run's HTTP client only."""
-    return gr.Textbox(label="API key (used for this run only; never stored)", type="password",
-                      elem_id="gec-api-key")
-
-
-def make_judge(config: DsgramConfig, api_key: str | None):
-    """A judge for this run only: the key goes to the HTTP client, no cache is written."""
-    if config.backend == "openai":
-        url = config.base_url or DEFAULT_BASE_URL
-        if not api_key and url.rstrip("/") == DEFAULT_BASE_URL:
-            raise GecInputError("the OpenAI API needs a key: enter it in the API key box")
-        judge_backend = OpenAIChatBackend(config.model or DEFAULT_MODEL, url, api_key=api_key or None,
-                                          timeout=config.timeout, max_connections=config.concurrency)
-    elif config.backend == "transformers":
-        if not config.model:
-            raise GecInputError("the transformers backend needs a model (a local folder or Hub id)")
-        judge_backend = TransformersBackend(config.model, device=config.device, batch_size=config.batch_size or 8)
-    else:
-        raise GecInputError(f"the {config.backend} backend is not available in the Space")
-    return Judge(judge_backend, None, concurrency=config.concurrency,
-                 retry=RetryPolicy(max_retries=config.max_retries), progress=True)
 
 
 def compute(corpus, options: dict, api_key: str | None = None) -> Outcome:
     """Score with the options by name, as ``gecscore.load("dsgram", **options)`` would, but with
     a judge built here around the typed-in key (load would read the key from the environment)."""
     config = build_config(DsgramConfig, options)
-    metric = DsgramMetric(config, judge=make_judge(config, (api_key or "").strip() or None))
+    metric = DsgramMetric(config, judge=judge_inputs.make_judge(config, judge_inputs.typed_key(api_key)))
     try:
         result = metric.score(metric.prepare_text(corpus.sources), corpus.hypotheses)
     finally:
@@ -117,9 +82,9 @@ SPACE = MetricSpace(
                    ("sentences", ("n_sentences", "n_inconsistent", "n_weights_fallback", "n_failed"))),
     configs={"dsgram": DsgramConfig},
     options=OPTIONS,
-    choices=CHOICES,
-    placeholders=PLACEHOLDERS,
-    space_controls={"api_key": api_key_box},
+    choices=judge_inputs.CHOICES,
+    placeholders=judge_inputs.placeholders(),
+    space_controls={"api_key": judge_inputs.api_key_box},
     compute=compute,
     render_view=render_view,
     build_view=build_view,
