@@ -4,8 +4,10 @@ For each metric: ``gecscore publish <name> --dry-run`` into a temporary folder, 
 environment, ``pip install -r requirements.txt`` (PyPI only: nothing of this checkout is
 installed; the folder's vendored ``gecscore/`` is what the app imports), then, inside the
 folder, build the Gradio app (``import app``: the demo is constructed, not launched) and score
-the hand-checked example (DSGram: against the test suite's simulated judge) through ``evaluate.load(<folder>)``. Prints the install time, the venv's
-size and the scores. Not part of the test suite (minutes, and it downloads the packages).
+the hand-checked example through ``evaluate.load(<folder>)``: DSGram and LLM-S/LLM-E against
+the test suite's simulated judges, Scribendi, SOME and IMPARA with tiny random models of the
+real architectures (``gecscore.models.tiny``, built here: no published weights are needed).
+Prints the install time, the venv's size and the scores. Not part of the test suite (minutes, and it downloads the packages).
 
     python scripts/check_space_folders.py [NAME ...] [--keep DIR]      (default: every module)
 """
@@ -27,10 +29,12 @@ EXAMPLE = dict(
     predictions=["The children were playing at the park and they was happy again ."],
     references=[["The children were playing in the park and they were happy ."]],
 )
-# what each Space's example is scored with; DSGram's judge is the test suite's simulated
-# OpenAI-compatible server (tests/judge_server.py), run here on localhost
+# what each Space's example is scored with (services() adds the judge's URL and the model folders)
 OPTIONS = {"cleme2": {}, "pt_m2": {"scorer": "none"}, "imeasure": {}, "dsgram": {"no_cache": True, "model": "judge"},
-           "gleu": {}, "green": {}, "gotoscorer": {"no_weight": True}}
+           "gleu": {}, "green": {}, "gotoscorer": {"no_weight": True},
+           "llm_eval": {"no_cache": True, "model": "judge"}, "scribendi": {"device": "cpu"},
+           "some": {"device": "cpu"}, "impara": {"device": "cpu"}}
+REFERENCE_FREE = {"dsgram", "llm_eval", "scribendi", "some", "impara"}
 ROOT = Path(__file__).resolve().parents[1]
 
 SCORE = """
@@ -47,16 +51,32 @@ def size_mb(path: Path) -> float:
 
 
 @contextlib.contextmanager
-def judge(name: str):
-    """The simulated judge's base URL for DSGram, None for the others."""
-    if name != "dsgram":
-        yield None
-        return
-    sys.path.insert(0, str(ROOT / "tests"))
-    from judge_server import DSGramSimulator, JudgeServer
+def services(name: str, work: Path):
+    """The options that point a metric at what it needs: the test suite's simulated
+    OpenAI-compatible judge on localhost (DSGram, LLM-S/LLM-E; tests/judge_server.py), tiny model
+    folders (Scribendi, SOME, IMPARA; built with this checkout's transformers); none otherwise."""
+    if name in ("dsgram", "llm_eval"):
+        sys.path.insert(0, str(ROOT / "tests"))
+        from judge_server import DSGramSimulator, JudgeServer
+        from llm_eval_server import LlmEvalSimulator
 
-    with JudgeServer(DSGramSimulator()) as server:
-        yield server.base_url
+        with JudgeServer(DSGramSimulator() if name == "dsgram" else LlmEvalSimulator()) as server:
+            yield {"base_url": server.base_url}
+        return
+    if name in ("scribendi", "some", "impara"):
+        from gecscore.models.tiny import tiny_bert, tiny_gpt2
+
+        root = work / f"models-{name}"
+        if name == "scribendi":
+            yield {"lm": tiny_gpt2(str(root / "gpt2"))}
+        elif name == "some":
+            yield {aspect: tiny_bert(str(root / aspect), seed=seed)
+                   for seed, aspect in enumerate(("grammaticality", "fluency", "meaning"))}
+        else:
+            yield {"quality_estimator": tiny_bert(str(root / "qe")),
+                   "similarity_model": tiny_bert(str(root / "encoder"), regression=False, seed=1)}
+        return
+    yield {}
 
 
 def check(name: str, work: Path) -> dict:
@@ -72,9 +92,9 @@ def check(name: str, work: Path) -> dict:
 
     env = {"PATH": "/usr/bin:/bin", "HF_HUB_OFFLINE": "1", "HF_EVALUATE_OFFLINE": "1",
            "HF_DATASETS_OFFLINE": "1", "GRADIO_ANALYTICS_ENABLED": "False", "HOME": str(work)}
-    with judge(name) as base_url:
-        options = {**OPTIONS[name], **({"base_url": base_url} if base_url else {})}
-        example = {key: value for key, value in EXAMPLE.items() if name != "dsgram" or key != "references"}
+    with services(name, work) as needed:
+        options = {**OPTIONS[name], **needed}
+        example = {key: value for key, value in EXAMPLE.items() if name not in REFERENCE_FREE or key != "references"}
         run = subprocess.run([str(python), "-c", SCORE, json.dumps(options), json.dumps(example)],
                              cwd=folder, check=True, capture_output=True, text=True, env=env)
     outcome = json.loads(run.stdout.strip().splitlines()[-1])

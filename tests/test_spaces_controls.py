@@ -260,6 +260,24 @@ def test_space_picks_the_metric_for_the_options(apps):
     assert space.visibility(options, picked)["beta"] and not space.visibility(options, {"metric": "cleme2"})["beta"]
 
 
+def test_llm_space_offers_each_metrics_criteria_and_llm_e_options_for_llm_e_only():
+    """One Space for LLM-S and LLM-E: criteria lists both metrics' choices, each help says whose;
+    the options only LLM-E declares are hidden and not passed for LLM-S."""
+    space = _load_app("llm_eval").SPACE
+    built = space.controls()
+    criteria = next(c for c in built if c.name == "criteria")
+    assert criteria.choices == ("none", "grammaticality", "fluency", "meaning", "difficulty", "impact")
+    assert criteria.help.startswith("llm_s: ") and "; llm_e: " in criteria.help
+    values = [c.value for c in built]
+    for metric, shown_for in (("llm_s", False), ("llm_e", True)):
+        options, picked = space.by_name(built, [*values, metric, ""])
+        visible = space.visibility(options, picked)
+        passed = space.run_options(options, picked)
+        for name in ("edit_format", "lang", "tokenize"):
+            assert visible[name] is shown_for and (name in passed) is shown_for
+        assert gecscore.load(metric, **passed).config.criteria == "none"
+
+
 # ---------------------------------------------------------------- widget kinds of a toy config
 
 @dataclass(frozen=True)

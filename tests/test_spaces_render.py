@@ -203,3 +203,9 @@ def test_sentence_scores_table_shows_texts_and_the_record_values():
     shown = metric_views.sentence_scores_html(many, ("score",), limit=2)
     assert shown.count("<tr data-index=") == 2 and "first 2 of 5 sentences" in shown
     assert "No sentences yet" in metric_views.sentence_scores_html([], ("score",))
+    # text values (a target as the judge saw it, the judge's problems) are set as text
+    judged = metric_views.sentence_scores_html(
+        [{"index": 0, "source": "a", "hypothesis": "b", "score": 3.0, "shown": "[a→b]", "problems": ["no score"]}],
+        ("score", "shown", "problems"))
+    assert '<td data-key="shown" class="gec-text">[a→b]</td>' in judged
+    assert '<td data-key="problems" class="gec-text">no score</td>' in judged

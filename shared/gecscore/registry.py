@@ -4,7 +4,8 @@ it, so a metric is added with one line here and one folder for its family.
 
 An entry names the class (imported on first use, so that ``import gecscore`` stays light) and
 the evaluate module / Space that serves it (``metrics/<module>/``, ``spaces/<module>/``; one
-module may serve several metrics, e.g. ``cleme2`` serves CLEME as ``metric="cleme"``).
+module may serve several metrics, e.g. ``cleme2`` serves CLEME as ``metric="cleme"``, and
+``llm_eval`` serves LLM-S and LLM-E as ``metric="llm_s"`` / ``"llm_e"``).
 """
 from __future__ import annotations
 
@@ -44,8 +45,8 @@ register_metric("dsgram", "gecscore.dsgram.metric:DsgramMetric", module="dsgram"
 register_metric("gleu", "gecscore.gleu.metric:GleuMetric", module="gleu")
 register_metric("green", "gecscore.green.metric:GreenMetric", module="green")
 register_metric("gotoscorer", "gecscore.gotoscorer.metric:GoToScorerMetric", module="gotoscorer")
-register_metric("llm_s", "gecscore.llm_eval.metric:LlmSMetric")
-register_metric("llm_e", "gecscore.llm_eval.metric:LlmEMetric")
+register_metric("llm_s", "gecscore.llm_eval.metric:LlmSMetric", module="llm_eval")
+register_metric("llm_e", "gecscore.llm_eval.metric:LlmEMetric", module="llm_eval")
 register_metric("scribendi", "gecscore.scribendi.metric:ScribendiMetric", module="scribendi")
 register_metric("some", "gecscore.some.metric:SomeMetric", module="some")
 register_metric("impara", "gecscore.impara.metric:ImparaMetric", module="impara")
@@ -71,7 +72,10 @@ def module_names() -> list[str]:
 
 
 def module_metrics(module: str) -> list[str]:
-    """The metrics one evaluate module serves: the one named like the module first."""
+    """The metrics one evaluate module serves: the one named like the module first, then the
+    others in registration order (so a module named after none of them, ``llm_eval`` serving
+    ``llm_s`` and ``llm_e``, defaults to the first registered). The first is the module's
+    default ``metric=``."""
     names = [e.name for e in ENTRIES.values() if e.module == module]
     if not names:
         raise GecInputError(f"unknown evaluate module {module!r}; expected one of: {', '.join(module_names())}")

@@ -181,6 +181,14 @@ def _cell(value) -> str:
     return number(value, 4)
 
 
+def _cell_class(position: int, value) -> str:
+    """The score (the first column) in bold; text (a target as shown, a judge's problems) as text."""
+    if position == 0:
+        return ' class="gec-score"'
+    texts = isinstance(value, str) or (isinstance(value, (list, tuple)) and any(isinstance(v, str) for v in value))
+    return ' class="gec-text"' if texts else ""
+
+
 def sentence_scores_html(records: Sequence[Mapping], columns: Sequence[str], limit: int = 50) -> str:
     """One row per sentence (up to ``limit``): its number, source, hypothesis, and the record's
     ``columns`` (the first, the sentence's score, in bold); a value the record lacks shows
@@ -189,9 +197,9 @@ def sentence_scores_html(records: Sequence[Mapping], columns: Sequence[str], lim
         return NO_SENTENCES
     head = "".join(f"<th>{text(c)}</th>" for c in ("#", "source", "hypothesis", *columns))
     rows = []
-    classes = [' class="gec-score"', *[""] * (len(columns) - 1)]
     for record in records[:limit]:
-        values = "".join(f'<td data-key="{text(c)}"{css}>{_cell(record.get(c))}</td>' for c, css in zip(columns, classes))
+        values = "".join(f'<td data-key="{text(c)}"{_cell_class(k, record.get(c))}>{_cell(record.get(c))}</td>'
+                         for k, c in enumerate(columns))
         rows.append(f'<tr data-index="{record["index"]}"><td>{record["index"] + 1}</td>'
                     f'<td class="gec-text">{text(record["source"])}</td>'
                     f'<td class="gec-text"><b>{text(record["hypothesis"])}</b></td>{values}</tr>')
