@@ -278,6 +278,18 @@ def test_llm_space_offers_each_metrics_criteria_and_llm_e_options_for_llm_e_only
         assert gecscore.load(metric, **passed).config.criteria == "none"
 
 
+def test_a_single_dependent_option_gets_its_update_itself():
+    """GoToScorer's weight_match is the only option that another (no_weight) decides: its
+    visibility update is returned as such, not as a one-item list (which Gradio would read as
+    the radio's value, refusing it)."""
+    app = _load_app("gotoscorer")
+    update = next(f.fn for f in app.demo.fns.values() if getattr(f.fn, "__name__", "") == "update")
+    built = app.SPACE.controls()
+    for no_weight, visible in ((True, False), (False, True)):
+        values = [no_weight if c.name == "no_weight" else c.value for c in built]
+        assert update(*values, None) == {"__type__": "update", "visible": visible}
+
+
 # ---------------------------------------------------------------- widget kinds of a toy config
 
 @dataclass(frozen=True)

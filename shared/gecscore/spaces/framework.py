@@ -250,9 +250,12 @@ def _wire_visibility(space: MetricSpace, controls: Sequence[option_controls.Cont
         try:
             option_values, space_values = space.by_name(controls, values)
         except GecInputError:  # a half-typed number: leave the page as it is
-            return [gr.skip() for _ in outputs]
-        visible = space.visibility(option_values, space_values)
-        return [gr.update(visible=visible[n]) for n in dependent]
+            updates = [gr.skip() for _ in outputs]
+        else:
+            visible = space.visibility(option_values, space_values)
+            updates = [gr.update(visible=visible[n]) for n in dependent]
+        # one output takes the update itself (Gradio would read a one-item list as the widget's value)
+        return updates[0] if len(updates) == 1 else updates
 
     for trigger in trigger_widgets:
         trigger.change(update, inputs=inputs, outputs=outputs, show_progress="hidden")
