@@ -19,12 +19,14 @@ from pathlib import Path
 
 import pytest
 
+from gecscore.registry import module_names
+
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 SCREENSHOTS = Path(os.environ.get("GEC_SCREENSHOTS", ROOT / "build" / "screenshots"))
-SPACES = ("cleme2", "pt_m2", "imeasure", "dsgram")
+SPACES = tuple(module_names())   # every evaluate module has its Space
 START_TIMEOUT = 90
 RUN_TIMEOUT = 90
 
@@ -252,4 +254,113 @@ def test_dsgram_space_shows_sub_scores_weights_and_reason(browser, apps):
     assert "Judge's reason:" in view and "CR " in view
     assert "sk-test-not-stored" not in page.content().replace('value="sk-test-not-stored"', "")
     _screenshot(page, "dsgram")
+    page.close()
+
+
+# ---------------------------------------------------------------- the per-sentence table Spaces
+
+def _fill(page, option: str, value) -> None:
+    """Type ``value`` into the generated box of ``option`` (a textbox or a number box)."""
+    page.locator(f"#gec-{option.replace('_', '-')} textarea, #gec-{option.replace('_', '-')} input").first.fill(str(value))
+
+
+def _table(page) -> list[dict[str, str]]:
+    """The per-sentence table: one {column: cell text} per row."""
+    heads = page.locator("#gec-view table.gec-sentence-scores th").all_inner_texts()
+    rows = page.locator("#gec-view table.gec-sentence-scores tbody tr")
+    return [dict(zip(heads, rows.nth(i).locator("td").all_inner_texts())) for i in range(rows.count())]
+
+
+@pytest.mark.parametrize("name, order, expected", [
+    # hand-checked on unigrams (tests/test_publish.py): GLEU 9/13, GREEN F2 = 24/29.6
+    ("gleu", 1, 9 / 13), ("green", 1, 24 / 29.6)])
+def test_ngram_spaces_show_the_score_and_the_sentence_table(browser, apps, name, order, expected):
+    page = _open(browser, apps[name])
+    _fill(page, "order", order)
+    page.locator("#gec-example-0").click()
+    page.wait_for_selector("#gec-view table.gec-sentence-scores")
+    assert page.locator('#gec-result tr[data-key="score"] td').inner_text() == f"{expected:.4f}"
+    (row,) = _table(page)
+    assert row["source"].startswith("The childs were playing") and row["hypothesis"].startswith("The children")
+    assert f"order:{order}|" in page.locator("#gec-result .gec-signature").inner_text()
+    _screenshot(page, name)
+    page.close()
+
+
+def test_gotoscorer_space_asks_for_systems_or_no_weight(browser, apps, tmp_path):
+    page = _open(browser, apps["gotoscorer"])
+    page.locator("#gec-example-0").click()          # weights on, no other system: a clear message
+    page.get_by_text("upload the other systems' outputs, or tick no_weight").first.wait_for()
+    page.locator("#gec-no-weight input").check()
+    page.locator("#gec-example-0").click()
+    page.wait_for_selector("#gec-view table.gec-sentence-scores")
+    # by hand (tests/test_publish.py): TP 1, FP 2, FN 2, TN 21, F0.5 = 1/3
+    counts = [page.locator(f'#gec-result tr[data-key="{k}"] td').inner_text() for k in ("tp", "fp", "fn", "tn")]
+    assert counts == ["1.0000", "2.0000", "2.0000", "21.0000"]
+    assert page.locator('#gec-result tr[data-key="score"] td').inner_text() == "0.3333"
+    # weights from the hypothesis and one uploaded system (the unchanged source)
+    page.locator("#gec-no-weight input").uncheck()
+    other = tmp_path / "source.txt"
+    other.write_text("The childs were playing for the park and they was happy .\n", encoding="utf-8")
+    page.locator("#gec-other-systems input[type=file]").set_input_files(str(other))
+    page.locator("#gec-run").click()
+    page.wait_for_function("document.querySelector('#gec-result .gec-signature')?.innerText.includes('weights:2sys-')")
+    assert "Chunk weights from 2 systems" in page.locator("#gec-result").inner_text()
+    _screenshot(page, "gotoscorer")
+    page.close()
+
+
+@pytest.fixture(scope="module")
+def tiny_models(tmp_path_factory):
+    pytest.importorskip("transformers")
+    from gecscore.models.tiny import tiny_bert, tiny_gpt2
+
+    root = tmp_path_factory.mktemp("tiny-browser")
+    return {"scribendi": {"lm": tiny_gpt2(str(root / "gpt2"))},
+            "some": {aspect: tiny_bert(str(root / aspect), seed=seed)
+                     for seed, aspect in enumerate(("grammaticality", "fluency", "meaning"))},
+            "impara": {"quality_estimator": tiny_bert(str(root / "qe")),
+                       "similarity_model": tiny_bert(str(root / "encoder"), regression=False, seed=1)}}
+
+
+@pytest.mark.parametrize("name", ["scribendi", "some", "impara"])
+def test_model_spaces_score_with_the_given_model_folders(browser, apps, tiny_models, name):
+    import gecscore
+    from gecscore.spaces.examples import THREE_SENTENCES
+
+    page = _open(browser, apps[name])
+    for option, folder in tiny_models[name].items():
+        _fill(page, option, folder)
+    _fill(page, "device", "cpu")
+    page.locator("#gec-example-1").click()          # three sentences, no references needed
+    page.wait_for_selector("#gec-view table.gec-sentence-scores")
+    rows = _table(page)
+    assert len(rows) == 3 and rows[2]["hypothesis"] == "Genetic testing is a very personal decision ."
+    expected = gecscore.load(name, **tiny_models[name], device="cpu").compute(
+        THREE_SENTENCES.sources.split("\n"), THREE_SENTENCES.hypotheses.split("\n"))
+    assert page.locator('#gec-result tr[data-key="score"] td').inner_text() == f"{expected.score:.4f}"
+    _screenshot(page, name)
+    page.close()
+
+
+def test_llm_space_scores_llm_e_with_the_typed_judge(browser, apps):
+    sys.path.insert(0, str(Path(__file__).parent))
+    from judge_server import JudgeServer
+    from llm_eval_server import LlmEvalSimulator
+
+    page = _open(browser, apps["llm_eval"])
+    assert not page.locator("#gec-edit-format").is_visible()          # LLM-E's option, hidden for LLM-S
+    page.locator("#gec-metric").get_by_label("llm_e", exact=True).check()
+    page.wait_for_selector("#gec-edit-format", state="visible")
+    with JudgeServer(LlmEvalSimulator()) as server:
+        _fill(page, "base_url", server.base_url)
+        page.locator("#gec-api-key input").fill("sk-test-not-stored")
+        page.locator("#gec-example-0").click()
+        page.wait_for_selector("#gec-view table.gec-sentence-scores")
+        assert server.authorizations["Bearer sk-test-not-stored"] > 0
+    (row,) = _table(page)
+    assert "[childs→children]" in row["shown"] and "[→again]" in row["shown"]
+    assert "llm_e|edits:inline|" in page.locator("#gec-result .gec-signature").inner_text()
+    assert "sk-test-not-stored" not in page.content().replace('value="sk-test-not-stored"', "")
+    _screenshot(page, "llm_eval")
     page.close()
