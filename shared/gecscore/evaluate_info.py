@@ -109,8 +109,9 @@ def compute_method(module: str):
     names = [p.name for p in parameters]
     defaults = {f"_default_{p.name}": p.default for p in parameters}
     keyword = ([f"metric={metrics[0]!r}"] if len(metrics) > 1 else []) + [f"{n}=_default_{n}" for n in names]
-    doc = (f"{metric_class(metrics[0]).summary}.\n\nOptions (declared in the metric's config):\n"
-           + options_description(module))
+    summary = (f"{metric_class(metrics[0]).summary}." if len(metrics) == 1 else
+               "\n".join(f"metric={m!r}: {metric_class(m).summary}." for m in metrics))
+    doc = f"{summary}\n\nOptions (declared in the metric's config):\n" + options_description(module)
     source = (f"def _compute(self, sources, predictions, references=None, *, {', '.join(keyword)}):\n"
               f"    {doc!r}\n"
               f"    return _run({'metric' if len(metrics) > 1 else repr(metrics[0])}, sources, predictions, "
