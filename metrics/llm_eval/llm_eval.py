@@ -22,7 +22,9 @@ _CITATION = """\
 
 _DESCRIPTION = """\
 An LLM judge reads each source with its correction and answers one score s_i on a 1-5 scale
-(the paper's prompts, one target per prompt). LLM-S (metric="llm_s", the default) shows the
+(the paper's prompts). One call scores one system, so each prompt shows that system's one
+output (targets_per_prompt, the paper's up to five outputs of a source side by side, applies when
+the library scores several systems together). LLM-S (metric="llm_s", the default) shows the
 corrected sentence; LLM-E (metric="llm_e") shows the correction as its edits in the source,
 [o→c], extracted with ERRANT for English. An unreadable or off-scale answer is asked again (at
 most max_reasks times); a sentence still without a score is counted in n_failed and left out.
@@ -39,8 +41,8 @@ Args:
 """ + options_description("llm_eval") + """
 Returns:
     score (the mean judge score, on the scale; None when no sentence was scored), n_sentences,
-    n_failed, n_reasked, scale, distribution (how often each score was given), judge (request
-    counts), metric ("llm_s" or "llm_e"), signature.
+    n_failed, n_unshown (0 for one system), n_reasked, scale, distribution (how often each score
+    was given), judge (request counts), metric ("llm_s" or "llm_e"), signature.
 Examples:
     >>> llm_eval = evaluate.load("llm_eval")
     >>> type(llm_eval).__name__

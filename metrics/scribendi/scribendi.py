@@ -25,7 +25,8 @@ source s; -1 when a causal language model's perplexity does not fall (ppl(h) >= 
 otherwise +1 when max(token sort ratio, Levenshtein distance ratio) of s and h reaches the
 threshold (0.8: the change stayed close to the source), else -1. The system score is the SUM of
 the sentence scores (so it grows with the number of sentences). The language model is GPT-2
-small by default (lm="gpt2", a Hub name or a local folder); unchanged sentences are not sent to it.
+small by default (lm="gpt2": a Hub name, a local folder or a .gguf file); unchanged sentences are
+not sent to it.
 """
 
 _KWARGS_DESCRIPTION = """

@@ -28,7 +28,9 @@ INTRO = """\
 An LLM judge reads each **source** with its correction and gives it a score from 1 to 5 (the
 prompts of Kobayashi et al. 2024). **LLM-S** shows the judge the corrected **sentence**; **LLM-E**
 shows the correction as its **edits** in the source, `[go→goes]`. An unreadable answer is asked
-again; a sentence still without a score is left out of the mean. Enter an OpenAI-compatible
+again; a sentence still without a score is left out of the mean. The Space scores one system:
+each prompt shows its one correction (the paper compares up to five systems' outputs in one
+prompt: score systems together with the library or the leaderboard). Enter an OpenAI-compatible
 endpoint and key (used for this run only, never stored), then press *Load example*. No
 references needed.
 
@@ -43,6 +45,7 @@ references needed.
 CONFIGS = {"llm_s": LlmSConfig, "llm_e": LlmEConfig}
 # Each widget is generated from the configs' declarations; the API key box is the Space's own
 # (a key is typed in, never read from the environment or stored: gecscore.spaces.judge_inputs).
+# targets_per_prompt is not offered: the Space scores one system, one output per prompt.
 OPTIONS = ("criteria", "scale_min", "scale_max", "edit_format", "lang", "tokenize", "backend", "base_url", "model",
            "temperature", "top_p", "max_tokens", "max_reasks", "concurrency", "timeout", "max_retries", "device",
            "batch_size")
@@ -76,7 +79,7 @@ def compute(corpus, options: dict, metric: str = "llm_s", api_key: str | None = 
 def score_chart(result: dict) -> str:
     """How often the judge gave each score, and the mean."""
     low, high = result["scale"]
-    scored = (result["n_sentences"] - result["n_failed"]) or 1
+    scored = sum(result["distribution"].values()) or 1
     bars = [Bar(str(value), result["distribution"].get(str(value), 0) / scored, "#4263eb",
                 f"{result['distribution'].get(str(value), 0)} sentence(s)") for value in range(low, high + 1)]
     return bar_chart_html(bars, f"Share of the scored sentences per score (mean {result['score']:.3f})")
