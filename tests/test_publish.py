@@ -87,7 +87,7 @@ def test_library_requirements_expand_the_named_extras():
     assert not any("extra" in line for line in base + with_models)
     assert set(base) < set(with_models)
     assert {publish.requirement_name(line) for line in set(with_models) - set(base)} == {
-        "torch", "transformers", "bert-score"}
+        "torch", "transformers", "bert-score", "gguf", "accelerate"}
 
 
 def test_dry_run_folder_loads_offline_and_scores(cleme2_folder, monkeypatch, tmp_path):
