@@ -147,3 +147,14 @@ def test_a_spec_names_a_local_model_as_signatures_do(tmp_path):
     assert config.name == "scribendi:lm=models/gpt2-small,threshold=0.9"
     assert str(folder) in config.description and config.option_dict["lm"] == str(folder)
     assert parse_spec("scribendi:lm=gpt2").name == "scribendi:lm=gpt2"   # a Hub name as written
+
+
+def test_a_configuration_naming_its_own_judge_is_available(tmp_path):
+    from gecscore.metaeval.registry import RunWide, parse_spec, unavailable_reason
+
+    assert "needs a judge endpoint" in unavailable_reason(parse_spec("llm_s"), RunWide())
+    assert unavailable_reason(parse_spec(f"llm_s:backend=transformers,model={tmp_path}"), RunWide()) is None
+    assert unavailable_reason(parse_spec("llm_e:base_url=http://127.0.0.1:9/v1"), RunWide()) is None
+    assert unavailable_reason(parse_spec("dsgram"), RunWide(judge={"backend": "transformers", "model": "m"})) is None
+    # a transformers judge without a model names none
+    assert unavailable_reason(parse_spec("llm_s:backend=transformers"), RunWide()) is not None

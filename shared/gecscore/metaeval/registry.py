@@ -174,9 +174,7 @@ class RunWide:
 
     @property
     def has_judge(self) -> bool:
-        judge = self.judge
-        return bool(judge.get("base_url")) or bool(judge.get("replay")) or (
-            judge.get("backend") == "transformers" and bool(judge.get("model")))
+        return names_a_judge(self.judge)
 
     def options_for(self, config: MetricConfig) -> dict[str, Any]:
         """The configuration's options with the run-wide ones it takes (its own win)."""
@@ -448,9 +446,17 @@ def scored_together(config: MetricConfig) -> bool:
 
 # ---------------------------------------------------------------- resolving names
 
+def names_a_judge(options: Mapping[str, Any]) -> bool:
+    """Whether judge options say which judge to ask: an endpoint, a replay file, or a local
+    transformers model."""
+    return bool(options.get("base_url")) or bool(options.get("replay")) or (
+        options.get("backend") == "transformers" and bool(options.get("model")))
+
+
 def unavailable_reason(config: MetricConfig, run: RunWide) -> str | None:
-    """Why ``config`` cannot run with these run-wide options, or None."""
-    if needs_of(config) == "judge" and not run.has_judge and not config.option_dict.get("base_url"):
+    """Why ``config`` cannot run with these run-wide options, or None (a configuration's own
+    judge options win over the run-wide ones, as when it is scored)."""
+    if needs_of(config) == "judge" and not names_a_judge({**run.judge, **config.option_dict}):
         return ("not available: needs a judge endpoint (the judge's base_url and model: --judge-base-url and "
                 "--judge-model on the command line)")
     return None
