@@ -75,6 +75,16 @@ def test_trueskill_aggregate_equals_the_package_and_ranks_a_dominant_system_firs
         trueskill_aggregate({"a": [1, 2], "b": [1]})
 
 
+def test_a_missing_sentence_score_is_no_comparison():
+    """NaN (a judge that failed, an output its prompt did not show) compares with nothing: it
+    must not count as a win for the system listed first, nor as a draw."""
+    nan = float("nan")
+    assert trueskill_aggregate({"a": [nan, nan], "b": [nan, nan], "c": [nan, nan]}) == {"a": 0.0, "b": 0.0, "c": 0.0}
+    with_gaps = trueskill_aggregate({"a": [1.0, nan, 2.0], "b": [nan, 3.0, 1.0]})
+    assert with_gaps == trueskill_aggregate({"a": [2.0], "b": [1.0]})   # only the third sentence compares
+    assert expected_wins_aggregate({"a": [1.0, nan], "b": [nan, 2.0]}) == {"a": 0.0, "b": 0.0}
+
+
 def test_one_trueskill_run_is_seeded():
     pairs = [Pair("A", "B", "<")] * 30 + [Pair("B", "C", "<")] * 30 + [Pair("A", "C", "=")] * 5
     first, again = trueskill_run(pairs, random.Random(2)), trueskill_run(pairs, random.Random(2))

@@ -4,7 +4,9 @@ Evaluation Process than Human?", arXiv 2502.09416): the metric's sentence-level 
 aggregated the way the human ones are, instead of by a corpus score.
 
 For each sentence ``k`` (in order) and each pair of systems ``(i, j)``, ``i`` before ``j`` in the
-mapping's order, the system with the higher sentence score wins; equal scores are a draw.
+mapping's order, the system with the higher sentence score wins; equal scores are a draw; a
+pair where either score is NaN (no score: a judge that failed, an output its prompt did not
+show) is no comparison, as gec-metrics leaves such pairs out of its table.
 
 - :func:`trueskill_aggregate`: every comparison updates TrueSkill ratings at once, in that
   order, with ``TrueSkill(mu=0, sigma=0.5, beta=0.25, tau=0, draw_probability=0.25)``; a
@@ -48,6 +50,8 @@ def trueskill_aggregate(sentence_scores: Mapping[str, Sequence[float]], *, mu: f
     pairs = list(combinations(range(len(systems)), 2))
     for column in table.T:
         for i, j in pairs:
+            if np.isnan(column[i]) or np.isnan(column[j]):
+                continue   # no score for one of them (a failed or unshown judgment): no comparison
             if column[i] < column[j]:
                 rating[j], rating[i] = model.rate(rating[j], rating[i], False)
             else:
