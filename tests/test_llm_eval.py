@@ -434,3 +434,23 @@ def test_the_leaderboard_scores_joint_llm_configurations_together():
 
     assert scored_together(parse_spec("llm_s")) and scored_together(parse_spec("llm_e:criteria=impact"))
     assert not scored_together(parse_spec("llm_s:targets_per_prompt=1"))
+
+
+def test_leaderboard_joint_llm_s_with_its_own_judge(tmp_path):
+    """A configuration naming its own judge runs without run-wide judge flags, scores the systems
+    together (one prompt per source with their distinct outputs) and the run options claim no
+    run-wide judge."""
+    from tiny_board import SYSTEMS, write_tiny_board
+    from gecscore.metaeval.leaderboard import run_leaderboard
+
+    refset, systems = write_tiny_board(tmp_path)
+    with JudgeServer(LlmEvalSimulator()) as server:
+        spec = f"llm_s:base_url={server.base_url},model=sim,cache={tmp_path / 'c.sqlite'},max_retries=1"
+        board = run_leaderboard(refset, systems, [spec], progress=False)
+        prompts = [request_subject(body)[2] for body in server.bodies]
+    assert not board.unavailable and "judge" not in board.refset_options
+    # two sources, three systems with three distinct outputs each: one prompt per source (re-asks aside)
+    assert {p for p in prompts} == {"\n".join(sorted({s[i] for s in SYSTEMS.values()})) for i in range(2)}
+    assert all(board.scores[name][board.configs[0].name].signature.startswith("llm_s|criteria:none|min:1|max:5|"
+                                                                               "targets:5|backend:openai|model:sim|")
+               for name in SYSTEMS)

@@ -449,8 +449,8 @@ def run_leaderboard(refset: RefSet, systems: Sequence[SystemSource], metrics: Se
     run_options = dict(refset.options)
     if any(needs_of(c) == "similarity" for c in configs):
         run_options["similarity_model"] = run.similarity.get("model")
-    if any(needs_of(c) == "judge" for c in configs):
-        run_options["judge"] = judge_description(run)
+    if run.has_judge and any(needs_of(c) == "judge" for c in configs):
+        run_options["judge"] = judge_description(run)   # a configuration's own judge is in its signature
     board = Leaderboard(refset.name, run_options, len(refset), configs, [s.name for s in systems],
                         scores, unavailable, seconds)
     aggregate_scores(board, aggregation)
