@@ -16,9 +16,9 @@ from gecscore.spaces.framework import MetricSpace
 from gecscore.spaces.framework import Outcome
 from gecscore.spaces.framework import build_demo
 from gecscore.spaces.framework import launch
+from gecscore.spaces.framework import limit_slider
 from gecscore.spaces.render import legend_html
 from gecscore.spaces.render import Style
-import gradio as gr
 
 INTRO = """\
 DSGram asks an LLM judge to rate each correction on three sub-metrics (1-10): **semantic
@@ -64,10 +64,6 @@ def compute(corpus, options: dict, api_key: str | None = None) -> Outcome:
     return Outcome(contract, metric_views.dsgram_chart(contract), result.records(), notes)
 
 
-def build_view() -> list:
-    return [gr.Slider(1, 500, value=50, step=1, label="at most this many sentences")]
-
-
 def render_view(records, limit=50) -> str:
     return metric_views.records_html(records, metric_views.judgement_html, int(limit))
 
@@ -87,7 +83,7 @@ SPACE = MetricSpace(
     space_controls={"api_key": judge_inputs.api_key_box},
     compute=compute,
     render_view=render_view,
-    build_view=build_view,
+    build_view=limit_slider,
     examples=(FOUR_LABELS, THREE_SENTENCES),
     needs_references=False,
     accepts_m2=False,

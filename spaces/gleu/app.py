@@ -13,11 +13,12 @@ from gecscore.spaces.framework import MetricSpace
 from gecscore.spaces.framework import Outcome
 from gecscore.spaces.framework import build_demo
 from gecscore.spaces.framework import launch
+from gecscore.spaces.framework import limit_slider
+from gecscore.spaces.framework import sentence_table
 from gecscore.spaces.inputs import prepare_request
 from gecscore.spaces.inputs import request_sources
 from gecscore.spaces.render import Bar
 from gecscore.spaces.render import bar_chart_html
-import gradio as gr
 
 INTRO = """\
 GLEU counts the **n-grams** (n = 1..4) of the **hypothesis** that a **reference** has, and takes
@@ -43,14 +44,6 @@ def compute(corpus, options: dict) -> Outcome:
     return Outcome(contract, chart, records)
 
 
-def build_view() -> list:
-    return [gr.Slider(1, 500, value=50, step=1, label="at most this many sentences")]
-
-
-def render_view(records, limit=50) -> str:
-    return metric_views.sentence_scores_html(records, ("gleu",), int(limit))
-
-
 SPACE = MetricSpace(
     name="gleu",
     title="GLEU: n-gram precision that penalises what the source kept",
@@ -61,8 +54,8 @@ SPACE = MetricSpace(
     options=OPTIONS,
     choices={"lang": OFFERED_LANGS},
     compute=compute,
-    render_view=render_view,
-    build_view=build_view,
+    render_view=sentence_table(("gleu",)),
+    build_view=limit_slider,
     examples=(FOUR_LABELS, THREE_SENTENCES),
 )
 

@@ -20,6 +20,8 @@ from gecscore.spaces.framework import MetricSpace
 from gecscore.spaces.framework import Outcome
 from gecscore.spaces.framework import build_demo
 from gecscore.spaces.framework import launch
+from gecscore.spaces.framework import limit_slider
+from gecscore.spaces.framework import sentence_table
 from gecscore.spaces.inputs import prepare_request
 from gecscore.spaces.inputs import read_upload
 from gecscore.spaces.inputs import request_sources
@@ -84,14 +86,6 @@ def compute(corpus, options: dict, other_systems=None) -> Outcome:
     return Outcome(contract, chart, records, notes)
 
 
-def build_view() -> list:
-    return [gr.Slider(1, 500, value=50, step=1, label="at most this many sentences")]
-
-
-def render_view(records, limit=50) -> str:
-    return metric_views.sentence_scores_html(records, ("f", "tp", "fp", "fn", "tn"), int(limit))
-
-
 SPACE = MetricSpace(
     name="gotoscorer",
     title="GoToScorer: chunk F0.5 weighted by correction difficulty",
@@ -104,8 +98,8 @@ SPACE = MetricSpace(
     choices={"lang": OFFERED_LANGS},
     space_controls={"other_systems": other_systems_upload},
     compute=compute,
-    render_view=render_view,
-    build_view=build_view,
+    render_view=sentence_table(("f", "tp", "fp", "fn", "tn")),
+    build_view=limit_slider,
     examples=(FOUR_LABELS, THREE_SENTENCES),
 )
 

@@ -13,8 +13,8 @@ from gecscore.spaces.framework import MetricSpace
 from gecscore.spaces.framework import Outcome
 from gecscore.spaces.framework import build_demo
 from gecscore.spaces.framework import launch
+from gecscore.spaces.framework import limit_slider
 from gecscore.spaces.inputs import score_request
-import gradio as gr
 
 INTRO = """\
 The I-measure aligns the **source**, the **hypothesis** and the best **reference** token by
@@ -38,10 +38,6 @@ def compute(corpus, options: dict) -> Outcome:
     return Outcome(contract, metric_views.imeasure_chart(contract), result.records(), list(result.detail.warnings))
 
 
-def build_view() -> list:
-    return [gr.Slider(1, 500, value=50, step=1, label="at most this many sentences")]
-
-
 def render_view(records, limit=50) -> str:
     return metric_views.records_html(records, metric_views.alignment_html, int(limit))
 
@@ -62,7 +58,7 @@ SPACE = MetricSpace(
     choices={"max": MAX_CHOICES, "lang": OFFERED_LANGS},
     compute=compute,
     render_view=render_view,
-    build_view=build_view,
+    build_view=limit_slider,
     examples=(FOUR_LABELS, THREE_SENTENCES),
     input_help="One tokenised sentence per line. Upload a gold .m2 or I-measure .xml file instead of "
                "source and references if you have one.",

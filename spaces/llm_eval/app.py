@@ -20,6 +20,7 @@ from gecscore.spaces.framework import MetricSpace
 from gecscore.spaces.framework import Outcome
 from gecscore.spaces.framework import build_demo
 from gecscore.spaces.framework import launch
+from gecscore.spaces.framework import limit_slider
 from gecscore.spaces.render import Bar
 from gecscore.spaces.render import bar_chart_html
 import gradio as gr
@@ -85,10 +86,6 @@ def score_chart(result: dict) -> str:
     return bar_chart_html(bars, f"Share of the scored sentences per score (mean {result['score']:.3f})")
 
 
-def build_view() -> list:
-    return [gr.Slider(1, 500, value=50, step=1, label="at most this many sentences")]
-
-
 def render_view(records, limit=50) -> str:
     edits = any(r["shown"] != r["hypothesis"] for r in records)   # LLM-E: the target as the judge saw it
     columns = ("score", "shown", "attempts", "problems") if edits else ("score", "attempts", "problems")
@@ -110,7 +107,7 @@ SPACE = MetricSpace(
     pick_metric=lambda space_values: space_values.get("metric") or "llm_s",
     compute=compute,
     render_view=render_view,
-    build_view=build_view,
+    build_view=limit_slider,
     examples=(FOUR_LABELS, THREE_SENTENCES),
     needs_references=False,
     accepts_m2=False,

@@ -13,10 +13,11 @@ from gecscore.spaces.framework import MetricSpace
 from gecscore.spaces.framework import Outcome
 from gecscore.spaces.framework import build_demo
 from gecscore.spaces.framework import launch
+from gecscore.spaces.framework import limit_slider
+from gecscore.spaces.framework import sentence_table
 from gecscore.spaces.inputs import prepare_request
 from gecscore.spaces.render import Bar
 from gecscore.spaces.render import bar_chart_html
-import gradio as gr
 
 INTRO = """\
 The Scribendi score needs no references. Each **changed** sentence scores **+1** when a causal
@@ -43,14 +44,6 @@ def compute(corpus, options: dict) -> Outcome:
     return Outcome(contract, chart, records)
 
 
-def build_view() -> list:
-    return [gr.Slider(1, 500, value=50, step=1, label="at most this many sentences")]
-
-
-def render_view(records, limit=50) -> str:
-    return metric_views.sentence_scores_html(records, ("scribendi", "ppl_source", "ppl_hypothesis"), int(limit))
-
-
 SPACE = MetricSpace(
     name="scribendi",
     title="Scribendi score: perplexity and similarity, no references",
@@ -61,8 +54,8 @@ SPACE = MetricSpace(
     configs={"scribendi": ScribendiConfig},
     options=OPTIONS,
     compute=compute,
-    render_view=render_view,
-    build_view=build_view,
+    render_view=sentence_table(("scribendi", "ppl_source", "ppl_hypothesis")),
+    build_view=limit_slider,
     examples=(FOUR_LABELS, THREE_SENTENCES),
     needs_references=False,
     accepts_m2=False,

@@ -13,10 +13,11 @@ from gecscore.spaces.framework import MetricSpace
 from gecscore.spaces.framework import Outcome
 from gecscore.spaces.framework import build_demo
 from gecscore.spaces.framework import launch
+from gecscore.spaces.framework import limit_slider
+from gecscore.spaces.framework import sentence_table
 from gecscore.spaces.inputs import prepare_request
 from gecscore.spaces.render import Bar
 from gecscore.spaces.render import bar_chart_html
-import gradio as gr
 
 INTRO = """\
 SOME needs no references. Three BERT regressors trained on human 1-4 ratings score each
@@ -46,14 +47,6 @@ def compute(corpus, options: dict) -> Outcome:
     return Outcome(contract, chart, records)
 
 
-def build_view() -> list:
-    return [gr.Slider(1, 500, value=50, step=1, label="at most this many sentences")]
-
-
-def render_view(records, limit=50) -> str:
-    return metric_views.sentence_scores_html(records, ("some", "grammaticality", "fluency", "meaning"), int(limit))
-
-
 SPACE = MetricSpace(
     name="some",
     title="SOME: grammaticality, fluency and meaning regressors, no references",
@@ -64,8 +57,8 @@ SPACE = MetricSpace(
     configs={"some": SomeConfig},
     options=OPTIONS,
     compute=compute,
-    render_view=render_view,
-    build_view=build_view,
+    render_view=sentence_table(("some", "grammaticality", "fluency", "meaning")),
+    build_view=limit_slider,
     examples=(FOUR_LABELS, THREE_SENTENCES),
     needs_references=False,
     accepts_m2=False,

@@ -41,6 +41,22 @@ class Outcome:
     notes: list[str] = field(default_factory=list)
 
 
+def limit_slider() -> list:
+    """The usual per-sentence view control: how many sentences to draw."""
+    return [gr.Slider(1, 500, value=50, step=1, label="at most this many sentences")]
+
+
+def sentence_table(columns: Sequence[str]) -> Callable[..., str]:
+    """A ``render_view`` drawing one row per sentence with the records' ``columns`` (the
+    first, the sentence's score, in bold), for :func:`limit_slider`'s control."""
+    from gecscore.spaces.metric_views import sentence_scores_html
+
+    def render_view(records, limit=50) -> str:
+        return sentence_scores_html(records, tuple(columns), int(limit))
+
+    return render_view
+
+
 @dataclass
 class MetricSpace:
     """Everything metric-specific about a Space.
