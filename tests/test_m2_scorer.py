@@ -105,7 +105,7 @@ def test_cli_scorer_none(tmp_path, capsys):
     args = ["pt_m2", "--m2", str(tmp_path / "gold.m2"), "--hyp", str(tmp_path / "hyp.txt"), "--scorer", "none"]
     assert main([*args, "--json"]) == 0
     result = json.loads(capsys.readouterr().out)
-    assert result["signature"].startswith("pt_m2|base:m2|scorer:none|level:corpus|beta:0.5|max_unchanged_words:2|tok:no|segmentation:minimal|refs:var|gold:m2|v:")
+    assert result["signature"].startswith("pt_m2|base:m2|scorer:none|level:corpus|beta:0.5|max_unchanged_words:2|tok:no|segmentation:reference|refs:var|gold:m2|v:")
     assert (result["score"], result["p"], result["r"]) == (0.75, 0.75, 0.75)
     assert (result["correct"], result["proposed"], result["gold"]) == (3, 4, 4)
     assert main([*args, "--level", "sentence", "--per-sentence", str(tmp_path / "s.jsonl")]) == 0
@@ -168,7 +168,7 @@ def test_gjg15_correlations_equal_the_paper(conll_scores):
 
 
 @pytest.mark.realdata
-def test_segmentation_does_not_change_m2_counts(conll_scores):
+def test_minimal_segmentation_gives_the_same_m2_counts_on_conll14(conll_scores):
     # conll_scores uses segmentation="reference" (the default); "minimal" gives the same counts
     # and the same annotator choices on all 13 systems, corpus and sentence level
     gold_m2 = read_m2(require(CONLL14 / "official-2014.combined.m2"))
@@ -180,3 +180,45 @@ def test_segmentation_does_not_change_m2_counts(conll_scores):
             assert (minimal.counts, minimal.p, minimal.r, minimal.f) == \
                 (reference.counts, reference.p, reference.r, reference.f), (system, level)
             assert [c.choice for c in minimal.sentences] == [c.choice for c in reference.sentences]
+
+
+# ---- one gold insertion, the hypothesis inserts it twice ----
+
+DOUBLE_GOLD = """\
+S He go to school .
+A 1 1|||ArtOrDet|||the|||REQUIRED|||-NONE-|||0
+A 3 4|||Nn|||schools|||REQUIRED|||-NONE-|||0
+"""
+
+
+@pytest.mark.parametrize("segmentation", ["reference", "minimal"])
+def test_a_gold_insertion_proposed_twice_is_one_correct_edit(segmentation):
+    gold = list(parse_m2(DOUBLE_GOLD.splitlines(), "gold.m2"))
+    result = m2(gold, [["He", "the", "the", "go", "to", "school", "."]], segmentation=segmentation)
+    # one "the" is correct, the other is an unnecessary edit; nothing else is proposed
+    assert result.counts == EditCounts(1, 2, 2)
+
+
+def test_the_minimal_search_takes_each_gold_insertion_once():
+    # "y" -> "x x" with gold: insert "x" before y, delete y, insert "x" after it. Rewarding the
+    # insertion before y twice (both x's inserted there) looked as good as the three true
+    # matches to the search, which took it and got 2 correct edits from the count (found by a
+    # random search against the previous implementation)
+    from gecscore.m2.maxmatch import best_edit_sequence, build_lattice, match_edits
+    from gecscore.types import Edit
+
+    gold = [Edit(0, 0, ("x",)), Edit(0, 1, ()), Edit(1, 1, ("x",))]
+    system = best_edit_sequence(build_lattice(["y"], ["x", "x"]), gold)
+    assert [(e.start, e.end, e.correction) for e in system] == [(0, 0, ("x",)), (0, 1, ()), (1, 1, ("x",))]
+    assert len(match_edits(system, gold)) == 3
+
+
+def test_per_sentence_records_mark_as_many_edits_correct_as_counted(tmp_path):
+    from gecscore.m2.pt_m2 import sentence_records
+
+    gold = list(parse_m2(DOUBLE_GOLD.splitlines(), "gold.m2"))
+    for segmentation in ("reference", "minimal"):
+        result = m2(gold, [["He", "the", "the", "go", "to", "school", "."]], segmentation=segmentation)
+        (record,) = sentence_records(result, gold)
+        marked = [edit["correct"] for edit in record["system_edits"]]
+        assert sum(marked) == record["correct"] == 1, (segmentation, record["system_edits"])

@@ -1,7 +1,7 @@
 """MaxMatch edit extraction: hand-checked lattices and paths, an oracle cross-check, worst cases."""
 from __future__ import annotations
 
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from gecscore.m2.maxmatch import best_edit_sequence, build_lattice, match_edits
@@ -180,12 +180,24 @@ def sentence_pair_with_gold(draw):
     return " ".join(source), " ".join(hypothesis), gold
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=1000, deadline=None)
 @given(sentence_pair_with_gold(), st.integers(0, 2))
-def test_dynamic_program_equals_the_official_algorithm(case, limit):
+def test_minimal_search_matches_at_least_as_many_gold_edits_as_the_official_algorithm(case, limit):
+    """``segmentation="minimal"`` searches every lattice path with at most ``limit`` unchanged
+    tokens inside an edit; the official algorithm's transitive arcs come from fewest-step paths
+    only, a subset: so the minimal search matches at least as many gold edits, and its edits may
+    differ (source "b a a b b", hypothesis "a b b b b a", limit 1: 1 edit against 2, found with
+    3,000 examples). The official segmentation itself is checked edit for edit against a model
+    of m2scorer in tests/test_maxmatch_reference.py."""
     source, hypothesis, gold = case
+    # This port rewards every arc that matches a gold edit, so a gold insertion whose tokens the
+    # hypothesis has twice can be rewarded twice on its path while the count takes it once; the
+    # dynamic program takes each gold insertion once (test_m2_scorer.py, the minimal search).
+    tokens = hypothesis.split()
+    assume(all(sum(tuple(tokens[i:i + len(g.correction)]) == g.correction for i in range(len(tokens))) < 2
+               for g in gold if g.start == g.end and g.correction))
     system = best_edit_sequence(build_lattice(source.split(), hypothesis.split()), gold, limit)
-    assert (len(match_edits(system, gold)), len(system)) == _oracle(source, hypothesis, gold, limit)
+    assert len(match_edits(system, gold)) >= _oracle(source, hypothesis, gold, limit)[0]
     # the system edits, applied to the source, give the hypothesis back
     tokens, pos = [], 0
     for edit in system:

@@ -148,85 +148,112 @@ def _fewest_unchanged(lattice: EditLattice, start: Node, end: Node, limit: int) 
 
 
 def gold_arcs(lattice: EditLattice, gold: Sequence[Edit],
-              max_unchanged_words: int = MAX_UNCHANGED_WORDS) -> dict[Node, list[Node]]:
-    """Arcs of the lattice (with transitive arcs) that match a gold edit, by start node."""
+              max_unchanged_words: int = MAX_UNCHANGED_WORDS) -> dict[Node, list[tuple[Node, int]]]:
+    """Arcs of the lattice (with transitive arcs) that match a gold edit, by start node, each
+    with its insertion bits: for an insertion (empty source span) the bits of the gold
+    insertions at that position it matches (gold edit k of the position: bit k), else 0. One
+    path crosses a source position's insertions in one row of the lattice, so the bits let the
+    search take each gold insertion once, as the count does (``match_edits``): a hypothesis
+    inserting "the" twice where the gold inserts it once has one correct edit, not two."""
     rows: dict[int, list[Node]] = {}
     for node in lattice.nodes:
         rows.setdefault(node[0], []).append(node)
     nodes = set(lattice.nodes)
-    arcs: dict[Node, list[Node]] = {}
-    seen: set[tuple[Node, Node]] = set()
+    insertion_rank: dict[int, int] = {}
+    arcs: dict[Node, dict[Node, int]] = {}
     for edit in gold:
+        bit = 0
+        if edit.start == edit.end:
+            rank = insertion_rank.get(edit.start, 0)
+            insertion_rank[edit.start] = rank + 1
+            bit = 1 << rank
         original = lattice.source[edit.start:edit.end]
         for alternative in edit.alternatives or (edit.correction,):
             if tuple(alternative) == original:
                 continue  # an arc that changes nothing is never a system edit
             for start in rows.get(edit.start, ()):
                 end = (edit.end, start[1] + len(alternative))
-                if (start, end) in seen or end not in nodes or start == end:
+                if end not in nodes or start == end:
+                    continue
+                known = arcs.get(start, {})
+                if end in known:
+                    known[end] |= bit
                     continue
                 if lattice.hypothesis[start[1]:end[1]] != tuple(alternative):
                     continue
                 if _fewest_unchanged(lattice, start, end, max_unchanged_words) is None:
                     continue
-                seen.add((start, end))
-                arcs.setdefault(start, []).append(end)
-    return arcs
+                arcs.setdefault(start, {})[end] = bit
+    return {start: list(ends.items()) for start, ends in arcs.items()}
 
 
 def best_edit_sequence(lattice: EditLattice, gold: Sequence[Edit] = (),
                        max_unchanged_words: int = MAX_UNCHANGED_WORDS) -> tuple[Edit, ...]:
-    """The system edits (left to right) on the shortest path that maximally matches ``gold``."""
+    """The system edits (left to right) on the shortest path that maximally matches ``gold``.
+
+    A search state is (node, state, used): ``state`` 0 between edits, 1 + k inside an unmatched
+    edit with k unchanged tokens so far; ``used`` the bits of the gold insertions at the node's
+    source position that the path has matched in this row (0 once the path leaves the row)."""
     if lattice.source == lattice.hypothesis:
         return ()
     limit = max_unchanged_words
-    free = 0                      # state 0: between edits; state 1 + k: in an edit, k unchanged
+    free = 0
     n_states = limit + 2
     matched = gold_arcs(lattice, gold, limit)
     big = (_STEP + _UNMATCHED) * (len(lattice.source) + len(lattice.hypothesis) + 2)
-    cost: dict[Node, list[int | None]] = {v: [None] * n_states for v in lattice.nodes}
-    back: dict[tuple[Node, int], tuple[Node, int]] = {}
+    cost: dict[Node, dict[tuple[int, int], int]] = {v: {} for v in lattice.nodes}
+    back: dict[tuple[Node, int, int], tuple[Node, int, int]] = {}
     start = lattice.nodes[0]
-    cost[start][free] = 0
+    cost[start][(free, 0)] = 0
 
-    def relax(w: Node, state: int, value: int, origin: tuple[Node, int]) -> None:
-        current = cost[w][state]
+    def relax(w: Node, key: tuple[int, int], value: int, origin: tuple[Node, int, int]) -> None:
+        current = cost[w].get(key)
         if current is None or value < current:
-            cost[w][state] = value
-            back[(w, state)] = origin
+            cost[w][key] = value
+            back[(w, *key)] = origin
 
     for v in lattice.nodes:
         here = cost[v]
-        for state in range(1, n_states):            # close an edit at v
-            value = here[state]
-            if value is not None and (here[free] is None or value < here[free]):
-                here[free] = value
-                back[(v, free)] = (v, state)
+        for (state, used) in sorted(here):               # close an edit at v
+            if state != free:
+                value, closed = here[(state, used)], here.get((free, used))
+                if closed is None or value < closed:
+                    here[(free, used)] = value
+                    back[(v, free, used)] = (v, state, used)
         for w in lattice.successors[v]:
             unchanged = lattice.is_unchanged_step(v, w)
-            for state in range(n_states):
-                value = here[state]
-                if value is None:
-                    continue
+            for (state, used), value in sorted(here.items()):
+                kept = used if w[0] == v[0] else 0
                 if state == free:
                     if unchanged:
-                        relax(w, free, value + _STEP, (v, free))
+                        relax(w, (free, kept), value + _STEP, (v, free, used))
                     if 1 + unchanged <= 1 + limit:   # open an edit with this step
-                        relax(w, 1 + unchanged, value + _STEP + _UNMATCHED, (v, free))
+                        relax(w, (1 + unchanged, kept), value + _STEP + _UNMATCHED, (v, free, used))
                 elif state - 1 + unchanged <= limit:
-                    relax(w, state + unchanged, value + _STEP, (v, state))
-        if here[free] is not None:
-            for w in matched.get(v, ()):
-                relax(w, free, here[free] - big, (v, -1))
-    return _trace_edits(lattice, back, lattice.nodes[-1])
+                    relax(w, (state + unchanged, kept), value + _STEP, (v, state, used))
+        for w, bits in matched.get(v, ()):
+            for (state, used), value in sorted(here.items()):
+                if state != free:
+                    continue
+                if bits:                                # an insertion: a gold insertion not yet used
+                    fresh = bits & ~used
+                    if not fresh:
+                        continue
+                    after = used | (fresh & -fresh)
+                else:
+                    after = 0
+                relax(w, (free, after), value - big, (v, -1, used))
+    end = lattice.nodes[-1]
+    best = min((value, used) for (state, used), value in cost[end].items() if state == free)
+    return _trace_edits(lattice, back, (end, free, best[1]))
 
 
-def _trace_edits(lattice: EditLattice, back: dict, end: Node) -> tuple[Edit, ...]:
+def _trace_edits(lattice: EditLattice, back: dict, end: tuple[Node, int, int]) -> tuple[Edit, ...]:
     edits = []
-    node, state = end, 0
+    node, state, used = end
     edit_end: Node | None = None
-    while (node, state) in back:
-        previous, previous_state = back[(node, state)]
+    while (node, state, used) in back:
+        previous, previous_state, previous_used = back[(node, state, used)]
         if previous_state == -1:                       # a gold-matching arc
             edits.append(lattice.edit(previous, node))
             previous_state = 0
@@ -235,7 +262,7 @@ def _trace_edits(lattice: EditLattice, back: dict, end: Node) -> tuple[Edit, ...
         elif state != 0 and previous_state == 0:      # the edit opened at `previous`
             edits.append(lattice.edit(previous, edit_end))
             edit_end = None
-        node, state = previous, previous_state
+        node, state, used = previous, previous_state, previous_used
     edits.reverse()
     return tuple(edits)
 

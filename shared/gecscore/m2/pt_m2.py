@@ -20,6 +20,7 @@ Every (S_u, R) and (S, R) pair of the corpus is scored in one batch (see
 """
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
@@ -203,11 +204,14 @@ def sentence_records(result: PtM2Result, gold: Sequence[Gold]) -> list[dict]:
     records = []
     for choice, per_sentence, sentence in zip(result.sentences, result.candidates, gold):
         chosen = per_sentence[choice.choice]
-        correct = {edit_key(e) for e in chosen.edits.correct}
+        unmarked = Counter(edit_key(e) for e in chosen.edits.correct)
         system = []
         for edit in chosen.edits.system:
             record = _edit_record(edit, chosen.weights, sentence.source)
-            record["correct"] = edit_key(edit) in correct
+            # as many edits are marked correct as were counted: the same insertion proposed twice
+            # where the gold has it once is one correct edit and one wrong one, the first correct
+            record["correct"] = unmarked[edit_key(edit)] > 0
+            unmarked[edit_key(edit)] -= record["correct"]
             system.append(record)
         records.append({
             "index": choice.index, "annotator": chosen.edits.annotator,

@@ -21,7 +21,7 @@ from typing import Sequence
 
 from gecscore.errors import GecInputError
 from gecscore.progress import bar
-from gecscore.m2.config import (MAX_LATTICE_CELLS, SEGMENTATIONS, UNWEIGHTED_SEGMENTATION, WEIGHTED_SEGMENTATION,
+from gecscore.m2.config import (DEFAULT_SEGMENTATION, MAX_LATTICE_CELLS, SEGMENTATIONS,
                                 PtM2Config)
 from gecscore.options import LEVELS
 from gecscore.m2.maxmatch import (MAX_UNCHANGED_WORDS, best_edit_sequence, build_lattice,
@@ -84,7 +84,7 @@ def gold_annotations(sentence: Gold) -> dict[int, tuple[Edit, ...]]:
 def maxmatch_candidates(source: Tokens, hypothesis: Sequence[str],
                         annotations: dict[int, tuple[Edit, ...]],
                         max_unchanged_words: int = MAX_UNCHANGED_WORDS,
-                        segmentation: str = WEIGHTED_SEGMENTATION) -> list[AnnotatorEdits]:
+                        segmentation: str = DEFAULT_SEGMENTATION) -> list[AnnotatorEdits]:
     """Per annotator (ascending id), the MaxMatch system edits and the matches.
 
     ``segmentation`` picks among equally good edit sequences (:mod:`gecscore.m2.maxmatch`):
@@ -204,7 +204,7 @@ def check_hypotheses(gold: Sequence[Gold], hypotheses: Sequence[Sequence[str]]) 
 
 def m2_candidates(gold: Sequence[Gold], hypotheses: Sequence[Sequence[str]],
                   max_unchanged_words: int = MAX_UNCHANGED_WORDS,
-                  progress: bool = True, segmentation: str = WEIGHTED_SEGMENTATION,
+                  progress: bool = True, segmentation: str = DEFAULT_SEGMENTATION,
                   max_cells: int | None = MAX_LATTICE_CELLS) -> list[list[AnnotatorEdits]]:
     """MaxMatch candidates (one per annotator) of every sentence. A sentence whose lattice would
     pass ``max_cells`` nodes (None: no limit) is a GecInputError naming it."""
