@@ -16,7 +16,9 @@ The sets (ids are ``set/system``):
   against the other annotator's edits alone (``-vs-other``) and against both (``-vs-both``);
 - ``attacks/<metric>``: the published adversarial outputs (Goto et al. 2025) against the gold;
 - ``stress/<kind>``: generated here, seeded (no data needed): whole-sentence rewrites, a token
-  repeated at a gold insertion point, empty and one-token lines, 200-token lines.
+  repeated at a gold insertion point, empty and one-token lines, 200-token lines;
+- Chinese (``mucgec_inputs``): MuCGEC's example predictions and its references, and NLPCC-2018's
+  annotators, scored as systems against the others.
 """
 from __future__ import annotations
 
@@ -233,6 +235,62 @@ def stress_inputs(work: Path, sentences: int = 60) -> list[OracleInput]:
                        for k in range(2))
     return [OracleInput(f"stress/{kind}", source_file, gold, write_lines(work / f"stress.{kind}.txt", lines),
                         references) for kind, lines in hypotheses.items()]
+
+
+# --- Chinese: MuCGEC and NLPCC-2018 references scored as systems (ChERRANT) ---------------
+
+def _stripped_lines(path: Path) -> list[str]:
+    return path.read_text(encoding="utf-8").strip().split("\n")
+
+
+def _write_rows(path: Path, rows: list[list[str]]) -> Path:
+    path.write_text("".join("\t".join(row) + "\n" for row in rows), encoding="utf-8")
+    return path
+
+
+def nlpcc_pairs(m2: Path) -> list[tuple[str, str, str, str]]:
+    """(id, source, annotator-0 text, annotator-1 text) of the two-annotator blocks."""
+    out = []
+    blocks = m2.read_text(encoding="utf-8").strip().split("\n\n")
+    for number, block in enumerate(blocks, start=1):
+        lines = block.split("\n")
+        source = "".join(lines[0][2:].split())
+        texts: dict[int, str] = {}
+        for line in lines[1:]:
+            if line.startswith("T"):
+                label, _, text = line.partition(" ")
+                annotator = int(label[1:].split("-")[0])
+                texts.setdefault(annotator, "".join(text.split()))
+        if sorted(texts) == [0, 1]:
+            out.append((str(number), source, texts[0], texts[1]))
+    return out
+
+
+def mucgec_inputs(gec_data: Path, work: Path) -> list[tuple[str, Path, Path]]:
+    """The Chinese inputs (ChERRANT's parallel files): ``(id, hypothesis file, reference file)``.
+
+    - ``mucgec/example_pred``: the example predictions against the MuCGEC dev set;
+    - ``mucgec/ref1-vs-rest``, ``ref2-vs-rest``: on the 850 lines with two or more references,
+      the first (second) reference as the prediction against the others, in their order;
+    - ``nlpcc18/ann0-vs-ann1``, ``ann1-vs-ann0``: the NLPCC-2018 sentences with two annotators,
+      one annotator's text (its first alignment, spaces removed) against the other's.
+    """
+    data, work = Path(gec_data) / "mucgec", Path(work)
+    work.mkdir(parents=True, exist_ok=True)
+    inputs = [("mucgec/example_pred", data / "example_pred_dev.txt", data / "MuCGEC_dev.txt")]
+    rows = [line.split("\t") for line in _stripped_lines(data / "MuCGEC_dev.txt")]
+    multi = [row for row in rows if len(row) >= 4]          # id, source, >= 2 references
+    for k in (1, 2):
+        hyp = _write_rows(work / f"mucgec_ref{k}-vs-rest.hyp.para", [[r[0], r[1], r[1 + k]] for r in multi])
+        ref = _write_rows(work / f"mucgec_ref{k}-vs-rest.ref.para",
+                          [[r[0], r[1]] + [t for i, t in enumerate(r[2:], start=1) if i != k] for r in multi])
+        inputs.append((f"mucgec/ref{k}-vs-rest", hyp, ref))
+    pairs = nlpcc_pairs(data / "nlpcc2018_official.ref.m2.char")
+    for a, b in ((0, 1), (1, 0)):
+        hyp = _write_rows(work / f"nlpcc18_ann{a}-vs-ann{b}.hyp.para", [[p[0], p[1], p[2 + a]] for p in pairs])
+        ref = _write_rows(work / f"nlpcc18_ann{a}-vs-ann{b}.ref.para", [[p[0], p[1], p[2 + b]] for p in pairs])
+        inputs.append((f"nlpcc18/ann{a}-vs-ann{b}", hyp, ref))
+    return inputs
 
 
 if __name__ == "__main__":  # list the inputs: python tests/oracle_inputs.py GEC_DATA WORK

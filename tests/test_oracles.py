@@ -105,3 +105,102 @@ def test_m2_equals_the_pt_m2_reference(input_id, oracle_inputs):
     reference = fixture("ptm2")["cells"][input_id]["m2"]
     ours = our_m2(oracle_inputs[input_id], "corpus")
     assert ours.f == pytest.approx(reference["score"], abs=TOLERANCE)
+
+
+# --- ERRANT: errant 3.0.2's errant_parallel + errant_compare ---------------------------------
+
+ERRANT_MODES = {"compare": "cs", "compare-ds": "ds"}
+
+
+@lru_cache(maxsize=4)
+def our_errant_edits(item: OracleInput):
+    """Hypothesis edits as errant_parallel writes them (our ERRANT), gold edits as the M2 has them."""
+    from gecscore.m2.errant_compare import edits_from_text, read_edits
+
+    sources = lines(item.source)
+    hypotheses, _ = edits_from_text(sources, lines(item.hypothesis), [[s] for s in sources])
+    return hypotheses, read_edits(item.gold)
+
+
+@pytest.mark.parametrize("config", sorted(ERRANT_MODES))
+@pytest.mark.parametrize("input_id", cells("errant", "compare"))
+def test_errant_equals_errant_compare(input_id, config, oracle_inputs):
+    from gecscore.m2.errant_compare import CompareOptions, compare
+
+    reference = fixture("errant")["cells"][input_id].get(config)
+    if reference is None or "unfinished" in reference:
+        pytest.skip(f"no reference cell for {config}")
+    result = compare(*our_errant_edits(oracle_inputs[input_id]), CompareOptions(mode=ERRANT_MODES[config]))
+    assert (result.counts.tp, result.counts.fp, result.counts.fn) == (reference["tp"], reference["fp"], reference["fn"])
+    # errant_compare rounds P, R and F to 4 decimals (computeFScore), and so do we
+    assert result.counts.prf(0.5) == tuple(round(reference[key], 4) for key in ("p", "r", "f0.5"))
+    if "sentence_annotator" in reference:
+        assert [ref for _, ref in result.chosen] == reference["sentence_annotator"]
+
+
+# --- GLEU: the official compute_gleu (cnap/gec-ranking) --------------------------------------
+
+@pytest.mark.parametrize("input_id", cells("gleu", "gleu"))
+def test_gleu_equals_the_official_script(input_id, oracle_inputs):
+    import gecscore
+
+    item = oracle_inputs[input_id]
+    reference = fixture("gleu")["cells"][input_id]["gleu"]
+    refs = [list(r) for r in zip(*(lines(path) for path in item.references))]
+    result = gecscore.load("gleu").compute(lines(item.source), lines(item.hypothesis), refs)
+    assert result.score == pytest.approx(reference["corpus"], abs=TOLERANCE)
+    if reference.get("sentences"):
+        got = [record["gleu"] for record in result.records()]
+        assert got == pytest.approx(reference["sentences"], abs=TOLERANCE)
+
+
+# --- GREEN and GoToScorer: gec-metrics 0.1.1 -------------------------------------------------
+
+def text_references(item: OracleInput) -> list[list[str]]:
+    return [list(r) for r in zip(*(lines(path) for path in item.references))]
+
+
+@pytest.mark.parametrize("input_id", cells("gec_metrics", "green"))
+def test_green_equals_gec_metrics(input_id, oracle_inputs):
+    import gecscore
+
+    item = oracle_inputs[input_id]
+    reference = fixture("gec_metrics")["cells"][input_id]["green"]
+    args = (lines(item.source), lines(item.hypothesis), text_references(item))
+    assert gecscore.load("green").compute(*args).score == pytest.approx(reference["corpus"], abs=TOLERANCE)
+    if reference.get("sentence"):
+        sentences = [r["green"] for r in gecscore.load("green", level="sentence").compute(*args).records()]
+        assert sentences == pytest.approx(reference["sentence"], abs=TOLERANCE)
+
+
+@pytest.mark.parametrize("input_id", cells("gec_metrics", "gotoscorer-noweight"))
+def test_gotoscorer_without_weights_equals_gec_metrics(input_id, oracle_inputs):
+    import gecscore
+
+    item = oracle_inputs[input_id]
+    reference = fixture("gec_metrics")["cells"][input_id]["gotoscorer-noweight"]
+    args = (lines(item.source), lines(item.hypothesis), text_references(item))
+    assert gecscore.load("gotoscorer", no_weight=True).compute(*args).score == \
+        pytest.approx(reference["corpus"], abs=TOLERANCE)
+
+
+# --- ChERRANT (HillZhang1999/MuCGEC, scorers/ChERRANT), char level ---------------------------
+
+@pytest.mark.parametrize("input_id", cells("cherrant", "char"))
+def test_chinese_equals_cherrant(input_id, tmp_path):
+    from gecscore.cli import main
+    from oracle_inputs import mucgec_inputs
+
+    if not (GEC_DATA / "mucgec").exists():
+        pytest.skip(f"evaluation data not found at {GEC_DATA} (set GEC_DATA)")
+    reference = fixture("cherrant")["cells"][input_id]["char"]
+    hyp, ref = {i: (h, r) for i, h, r in mucgec_inputs(GEC_DATA, tmp_path)}[input_id]
+    out = tmp_path / "out.json"
+    import contextlib
+    import io
+
+    buffer = io.StringIO()
+    with contextlib.redirect_stdout(buffer):
+        assert main(["errant", "--lang", "zh", "--hyp", str(hyp), "--ref", str(ref), "--json"]) == 0
+    got = json.loads(buffer.getvalue())
+    assert (got["tp"], got["fp"], got["fn"]) == (reference["tp"], reference["fp"], reference["fn"])
