@@ -139,6 +139,22 @@ def materialise(data: Path, work: Path, sets: tuple[str, ...] | None = None) -> 
     return inputs
 
 
+def errant_gold(item: OracleInput, data: Path, work: Path) -> Path:
+    """The ERRANT-typed gold of an input (what the CLEME reference reads): CoNLL-2014's
+    ``conll14.errant.m2``, cut to the subset's lines or to one annotator as ``materialise`` cuts
+    the official gold; the stress set's own gold."""
+    gold = data / "conll14" / "conll14.errant.m2"
+    kind, name = item.id.split("/")
+    if kind == "stress":
+        return item.gold
+    if kind == "seeda-subset":
+        return write_m2(work / "seeda-subset.errant.m2", [m2_blocks(gold)[i] for i in subset_lines(data)])
+    if kind == "conll14-ref" and name.endswith("-vs-other"):
+        other = 1 - int(name[3])
+        return write_m2(work / f"conll14-annotator{other}.errant.m2", [keep_annotator(b, other) for b in m2_blocks(gold)])
+    return gold
+
+
 # --- The generated stress set ------------------------------------------------------------------
 
 _WORDS = ("the", "a", "cat", "dog", "sat", "on", "mat", "and", "is", "was", "were", "he", "she", "it", "to",

@@ -204,3 +204,43 @@ def test_chinese_equals_cherrant(input_id, tmp_path):
         assert main(["errant", "--lang", "zh", "--hyp", str(hyp), "--ref", str(ref), "--json"]) == 0
     got = json.loads(buffer.getvalue())
     assert (got["tp"], got["fp"], got["fn"]) == (reference["tp"], reference["fp"], reference["fn"])
+
+
+# --- CLEME and CLEME2.0: THUKElab/CLEME, unweighted ------------------------------------------
+
+@lru_cache(maxsize=4)
+def cleme_samples(item: OracleInput, gold: Path):
+    from gecscore.chunks.samples import samples_from_m2_and_text
+    from gecscore.io.m2 import read_m2
+
+    return samples_from_m2_and_text(read_m2(gold), lines(item.hypothesis))
+
+
+@pytest.mark.parametrize("config", ["cleme-dep", "cleme-ind", "cleme2-dep"])
+@pytest.mark.parametrize("input_id", cells("cleme", "cleme-dep"))
+def test_cleme_equals_the_reference(input_id, config, oracle_inputs, tmp_path_factory):
+    from gecscore.chunks.cleme import score_cleme
+    from gecscore.chunks.cleme2 import score_cleme2
+    from gecscore.chunks.config import Cleme2Config, ClemeConfig
+    from oracle_inputs import errant_gold
+
+    reference = fixture("cleme")["cells"][input_id].get(config)
+    if reference is None or "unfinished" in reference:
+        pytest.skip(f"no reference cell for {config}")
+    item = oracle_inputs[input_id]
+    gold = errant_gold(item, GEC_DATA, tmp_path_factory.mktemp("errant-gold"))
+    samples = cleme_samples(item, gold)
+    assumption = config.rsplit("-", 1)[1]
+    if config.startswith("cleme2"):
+        result = score_cleme2(samples, Cleme2Config(assumption=assumption))
+        c = result.counts
+        assert (c.tp, c.fp_ne, c.fp_un, c.fn, c.tn) == tuple(reference[k] for k in ("tp", "fp_ne", "fp_un", "fn", "tn"))
+        assert [result.scores[k] for k in ("hit", "wrong", "under", "over")] == pytest.approx(
+            [reference[k] for k in ("hit", "wrong", "under", "over")], abs=TOLERANCE)
+        assert result.score == pytest.approx(reference["score"], abs=TOLERANCE)
+    else:
+        result = score_cleme(samples, ClemeConfig(assumption=assumption, weighting="none"))
+        c = result.counts
+        assert (c.tp, c.fp, c.fn, c.tn) == tuple(reference[k] for k in ("tp", "fp", "fn", "tn"))
+        assert [result.scores[k] for k in ("p", "r", "f")] == pytest.approx(
+            [reference[k] for k in ("p_unrounded", "r_unrounded", "f0.5_unrounded")], abs=TOLERANCE)
