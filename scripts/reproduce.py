@@ -417,7 +417,8 @@ def seeda_fit_lines(results: dict[str, dict]) -> list[str]:
 
 
 def report(results: dict[str, dict], work: Path, total_seconds: float,
-           invocation: str = "python scripts/reproduce.py", sentence_level: list[str] | None = None) -> str:
+           invocation: str = "python scripts/reproduce.py", sentence_level: list[str] | None = None,
+           seeda_table: list[str] | None = None) -> str:
     from gecscore import __version__
 
     models = sorted({b["refset_options"]["similarity_model"] for b in (r["board"] for r in results.values())
@@ -455,6 +456,7 @@ def report(results: dict[str, dict], work: Path, total_seconds: float,
         if title.startswith("SEEDA"):
             lines += seeda_fit_lines(results)
             lines += sentence_level or []
+            lines += seeda_table or []
     extra = unpublished_rows(results)
     if extra:
         lines += ["## No published figure", "",
@@ -620,6 +622,17 @@ NOTES = """## Notes on the differences
 SENTENCE_LEVEL_HEADING = "### Sentence level ("
 
 
+def seeda_table_section(saved: Path | None) -> list[str]:
+    """The SEEDA-table section, from saved scores or computed now (scripts/seeda_table.py)."""
+    import json
+
+    from seeda_table import compute, section_lines as table_lines
+
+    started = time.perf_counter()
+    scores = json.loads(saved.read_text(encoding="utf-8")) if saved else compute()
+    return table_lines(scores, None if saved else time.perf_counter() - started)
+
+
 def splice_sentence_level(out: Path, section: list[str] | None = None) -> None:
     """Replace the sentence-level section of the report ``out`` (from its heading to the next
     ``## `` heading) with ``section`` (default: a fresh ``section_lines()``) and its notes with
@@ -639,6 +652,21 @@ def splice_sentence_level(out: Path, section: list[str] | None = None) -> None:
                    encoding="utf-8")
 
 
+def splice_seeda_table(out: Path, section: list[str]) -> None:
+    """Put the SEEDA-table section (scripts/seeda_table.py) into the report ``out``: in place of
+    the one there, or before its first ``## `` heading after the SEEDA sections."""
+    from seeda_table import HEADING
+
+    lines = out.read_text(encoding="utf-8").split("\n")
+    if HEADING in lines:
+        start = lines.index(HEADING)
+        end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("## ")), len(lines))
+    else:
+        start = end = next(i for i, line in enumerate(lines) if line.startswith("## ") and not line.startswith("## GJG15")
+                           and not line.startswith("## SEEDA"))
+    out.write_text("\n".join(lines[:start] + section + lines[end:]), encoding="utf-8")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--jobs", type=int, default=2)
@@ -655,7 +683,9 @@ def main() -> int:
     parser.add_argument("--judge-base-url", help="OpenAI-compatible judge endpoint: adds the DSGram and "
                                                  "CLEME2.0-llm settings")
     parser.add_argument("--judge-model", help="the judge's model name")
-    parser.add_argument("--section", choices=("sentence-level",),
+    parser.add_argument("--seeda-table-json", type=Path,
+                        help="the SEEDA table's scores saved by scripts/seeda_table.py --json (else computed, ~8 min)")
+    parser.add_argument("--section", choices=("sentence-level", "seeda-table"),
                         help="regenerate only this section of the existing --out report and its notes, "
                              "leaving every other line as it is (sentence-level: the SEEDA sentence-level "
                              "table and window analysis, scripts/seeda_sentence_level.py, ~2 min)")
@@ -669,6 +699,10 @@ def main() -> int:
     if args.demo_judge and args.judge_base_url:
         parser.error("--demo-judge starts its own server: do not give --judge-base-url with it")
     os.environ["GEC_DATA"] = str(GEC_DATA)
+    if args.section == "seeda-table":
+        splice_seeda_table(args.out, seeda_table_section(args.seeda_table_json))
+        print(f"wrote the {args.section} section of {args.out}", file=sys.stderr)
+        return 0
     if args.section:
         splice_sentence_level(args.out)
         print(f"wrote the {args.section} section and the notes of {args.out}", file=sys.stderr)
@@ -715,9 +749,10 @@ def main() -> int:
     from seeda_sentence_level import section_lines   # scripts/: the SEEDA sentence-level section (~2 min)
 
     sentence_level = section_lines()
+    seeda_table = seeda_table_section(args.seeda_table_json)
     total = sum(r["seconds"] for r in results.values()) if args.reuse else time.perf_counter() - started
     args.out.write_text(report(results, work, total, " ".join(["python scripts/reproduce.py", *sys.argv[1:]]),
-                               sentence_level), encoding="utf-8")
+                               sentence_level, seeda_table), encoding="utf-8")
     print(f"wrote {args.out}", file=sys.stderr)
     return 0
 
