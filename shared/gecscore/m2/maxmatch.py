@@ -491,31 +491,43 @@ def reference_gold(source: Tokens, gold: Sequence[Edit]) -> list[RefGold]:
              tuple(" ".join(a) for a in (e.alternatives or (e.correction,)))) for e in gold]
 
 
+@_njit(cache=True)
+def _bellman_ford_kernel(sources, targets, weights, n_nodes):  # pragma: no cover - compiled
+    """Step 5: passes over the edge list in its order, float sums, a node's predecessor replaced
+    only on a strictly smaller cost, until a pass changes nothing (the remaining passes of the
+    reference would change nothing either). Returns each node's predecessor (-1: none)."""
+    cost = np.full(n_nodes, np.inf)
+    cost[0] = 0.0
+    path = np.full(n_nodes, -1, dtype=np.int64)
+    for _ in range(max(1, n_nodes - 1)):
+        changed = False
+        for k in range(sources.shape[0]):
+            value = cost[sources[k]] + weights[k]
+            if value < cost[targets[k]]:
+                cost[targets[k]] = value
+                path[targets[k]] = sources[k]
+                changed = True
+        if not changed:
+            break
+    return path
+
+
 def reference_edit_sequence(graph: ReferenceGraph, source: Tokens, gold: Sequence[Edit] = ()
                             ) -> tuple[Edit, ...]:
     """Step 5: the reference code's system edits (left to right) for one annotator."""
     weights = _reference_weights(graph, reference_gold(tuple(source), gold))
-    cost = dict.fromkeys(graph.nodes, _INF)
-    cost[(0, 0)] = 0
-    path: dict[Node, Node] = {}
-    for _ in range(len(graph.nodes) - 1):
-        changed = False
-        for edge in graph.edges:
-            v, w = edge
-            value = cost[v] + weights[edge]
-            if value < cost[w]:
-                cost[w] = value
-                path[w] = v
-                changed = True
-        if not changed:
-            break
+    index = {node: k for k, node in enumerate(graph.nodes)}
+    sources = np.fromiter((index[v] for v, _ in graph.edges), dtype=np.int64, count=len(graph.edges))
+    targets = np.fromiter((index[w] for _, w in graph.edges), dtype=np.int64, count=len(graph.edges))
+    edge_weights = np.fromiter((weights[edge] for edge in graph.edges), dtype=np.float64, count=len(graph.edges))
+    path = _bellman_ford_kernel(sources, targets, edge_weights, len(graph.nodes))
     out = []
-    w = graph.nodes[-1]
-    while w in path:
-        v = path[w]
+    k = len(graph.nodes) - 1
+    while path[k] >= 0:
+        v, w = graph.nodes[path[k]], graph.nodes[k]
         kind, start, end, _, correction, _ = graph.edits[(v, w)]
         if kind != "noop":
             out.append(Edit(start, end, tuple(correction.split()), tgt_start=v[1], tgt_end=w[1]))
-        w = v
+        k = int(path[k])
     out.reverse()
     return tuple(out)
