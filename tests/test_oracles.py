@@ -2,7 +2,7 @@
 cell, on every output in GEC_DATA (SEEDA's 15 systems, full and subset; CoNLL-2014's annotators
 scored as systems; the published attacks) and a generated stress set.
 
-The reference numbers (``tests/fixtures/oracles/<tool>.json``) were computed by running each
+The reference numbers (``tests/fixtures/oracles/<tool>.json.gz``) were computed by running each
 reference implementation ourselves, outside the project; each file records its recipe
 (repository, commit, command, Python and package versions, the mechanical changes of a Python 3
 port). ``docs/oracles.md`` describes them and lists every cell that differs with the option that
@@ -30,8 +30,11 @@ pytestmark = pytest.mark.realdata
 
 @lru_cache(maxsize=None)
 def fixture(tool: str) -> dict:
-    path = FIXTURES / f"{tool}.json"
-    return json.loads(path.read_text(encoding="utf-8")) if path.exists() else {"cells": {}}
+    """A reference's numbers (``<tool>.json.gz``: gzip-compressed JSON, machine-written)."""
+    import gzip
+
+    path = FIXTURES / f"{tool}.json.gz"
+    return json.loads(gzip.decompress(path.read_bytes()).decode("utf-8")) if path.exists() else {"cells": {}}
 
 
 def cells(tool: str, config: str) -> list[str]:
@@ -272,3 +275,58 @@ def test_cleme_equals_the_reference(input_id, config, oracle_inputs, tmp_path_fa
         assert (c.tp, c.fp, c.fn, c.tn) == tuple(reference[k] for k in ("tp", "fp", "fn", "tn"))
         assert [result.scores[k] for k in ("p", "r", "f")] == pytest.approx(
             [reference[k] for k in ("p_unrounded", "r_unrounded", "f0.5_unrounded")], abs=TOLERANCE)
+
+
+# --- I-measure: ieval.py (mfelice/imeasure), its defaults -------------------------------------
+
+def run_cli_json(args: list[str]) -> dict:
+    import contextlib
+    import io
+
+    from gecscore.cli import main
+
+    buffer = io.StringIO()
+    with contextlib.redirect_stdout(buffer):
+        assert main(args) == 0
+    return json.loads(buffer.getvalue())
+
+
+def imeasure_excluded(reference_file: dict, item: OracleInput, cell: dict) -> set[int]:
+    """0-based sentences left out of the comparison: where the reference converter's XML gold
+    differs from ours (NLTK re-tokenises corrections such as 'known,the'), where the reference did
+    not finish, and where its choice among tied references depends on Python's set order."""
+    differences = reference_file.get("gold_conversion_differences", {})
+    by_name = {Path(path).name: ids for path, ids in differences.items() if path != "what"}
+    excluded = {i - 1 for i in by_name.get(item.gold.name, [])}
+    excluded |= {i - 1 for i in cell.get("sentences_tied_with_different_counts", [])}
+    excluded |= {i for i, row in enumerate(cell["sentences_correction"]) if row is None}
+    return excluded
+
+
+@pytest.mark.parametrize("input_id", cells("imeasure", "default"))
+def test_imeasure_equals_ieval(input_id, oracle_inputs, tmp_path):
+    reference_file = fixture("imeasure")
+    cell = reference_file["cells"][input_id]["default"]
+    item = oracle_inputs[input_id]
+    records = tmp_path / "sentences.jsonl"
+    ours = run_cli_json(["imeasure", "--m2", str(item.gold), "--hyp", str(item.hypothesis), "--json", "--quiet",
+                         "--per-sentence", str(records)])
+    rows = [json.loads(line) for line in records.read_text(encoding="utf-8").splitlines()]
+    excluded = imeasure_excluded(reference_file, item, cell)
+    keys = ("tp", "tn", "fp", "fn", "fpn")
+    differing = []
+    for index, record in enumerate(rows):
+        if index in excluded:
+            continue
+        for aspect in ("detection", "correction"):
+            expected = cell[f"sentences_{aspect}"][index][:10]
+            got = [record[aspect][k] for k in keys] + [record["baseline"][k] for k in keys]
+            if got != expected:
+                differing.append((index, aspect, expected, got))
+    assert differing == [], f"{len(differing)} rows differ, first: {differing[:3]}"
+    corpus = cell.get("corpus", {})
+    if not excluded and "unfinished" not in corpus:
+        for aspect in ("detection", "correction"):
+            assert {k: ours[aspect][k] for k in keys} == {k: corpus[aspect][k] for k in keys}
+            assert ours[aspect]["i"] == pytest.approx(corpus[aspect]["i"], abs=TOLERANCE)
+            assert ours[aspect]["wacc"] == pytest.approx(corpus[aspect]["wacc"], abs=TOLERANCE)
