@@ -330,3 +330,23 @@ def test_imeasure_equals_ieval(input_id, oracle_inputs, tmp_path):
             assert {k: ours[aspect][k] for k in keys} == {k: corpus[aspect][k] for k in keys}
             assert ours[aspect]["i"] == pytest.approx(corpus[aspect]["i"], abs=TOLERANCE)
             assert ours[aspect]["wacc"] == pytest.approx(corpus[aspect]["wacc"], abs=TOLERANCE)
+
+
+@pytest.mark.parametrize("seeda_set", ["seeda-all", "seeda-subset"])
+def test_weighted_gotoscorer_with_the_correction_rule_equals_gec_metrics(seeda_set, oracle_inputs):
+    """Weights from the set's 15 systems. gec-metrics counts a reference chunk corrected by a
+    system when any chunk of the system has the same corrected string (``weight_match=
+    "correction"``); our default is the paper's rule (same span and correction), see
+    docs/oracles.md."""
+    import gecscore
+
+    ids = [i for i in cells("gec_metrics", "gotoscorer") if i.startswith(seeda_set + "/")]
+    if not ids:
+        pytest.skip("no reference cells")
+    items = [oracle_inputs[i] for i in ids]
+    metric = gecscore.load("gotoscorer", weight_match="correction")
+    prepared = metric.prepare_text(lines(items[0].source), text_references(items[0]))
+    scored = dict(metric.score_systems(prepared, [(item.id, lines(item.hypothesis)) for item in items]))
+    got = {i: scored[i].score for i in ids}
+    expected = {i: fixture("gec_metrics")["cells"][i]["gotoscorer"]["corpus"] for i in ids}
+    assert got == pytest.approx(expected, abs=TOLERANCE)
