@@ -17,6 +17,7 @@ from gecscore.errors import GecInputError, MissingModelError  # noqa: E402
 from gecscore.extract import alignment as compiled  # noqa: E402
 from gecscore.extract.alignment import CompiledAlignment, annotate, doc_features  # noqa: E402
 from gecscore.extract.spacy_model import load_spacy_model  # noqa: E402
+from rewrites import rewrite  # noqa: E402
 
 MERGINGS = ("rules", "all-split", "all-merge", "all-equal")
 
@@ -203,3 +204,38 @@ def sentence_pairs(draw):
 def test_random_edits_match_errant(annotator, pair):
     orig, cor = pair
     assert_same(annotator, orig, cor, ring_rows=(2, 64))
+
+
+# --- property test: random rewrites of real CoNLL-2014 sentences ----------------------------------
+
+def conll14_sources() -> list[tuple[str, ...]]:
+    """Windows of 12 tokens of CoNLL-2014's source sentences (empty without GEC_DATA)."""
+    from datapaths import CONLL14
+
+    path = CONLL14 / "source.txt"
+    if not path.exists():
+        return []
+    return [tuple(line.split()[start:start + 12]) for line in path.read_text(encoding="utf-8").splitlines()
+            for start in range(0, max(1, len(line.split()) - 6), 12) if line.split()]
+
+
+_CONLL14: list = []
+
+
+@pytest.mark.realdata
+@settings(max_examples=2500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_conll14_rewrites_match_errant(annotator, data):
+    """Our ERRANT edits equal errant 3.0.2's (default settings: no Levenshtein costs, the "rules"
+    merging) on random rewrites of real sentences: multi-token replacements, reorderings,
+    insertions at the sentence start, repeated tokens, deletions."""
+    if not _CONLL14:
+        _CONLL14.extend(conll14_sources() or [()])
+    if _CONLL14 == [()]:
+        pytest.skip("CoNLL-2014 source not found (set GEC_DATA)")
+    source = data.draw(st.sampled_from(_CONLL14))
+    words = tuple(dict.fromkeys(source + tuple(VOCAB[:12])))
+    corrected = data.draw(rewrite(list(source), words))
+    o, c = parse(annotator, source), parse(annotator, corrected)
+    assert edit_rows(annotate(annotator, o, c, False, "rules")) == edit_rows(annotator.annotate(o, c, False, "rules")), \
+        (source, corrected)

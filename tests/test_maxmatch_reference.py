@@ -17,6 +17,7 @@ from datapaths import CONLL14
 from gecscore.m2.maxmatch import match_edits, reference_edit_sequence, reference_graph
 from gecscore.types import Edit
 from m2scorer_model import m2scorer_edits, m2scorer_matches
+from rewrites import rewrite
 
 WORDS = ("the", "a", "of", "to", "is", "are", "in", "people", "health", ",", ".", "and", "it", "they")
 
@@ -30,31 +31,6 @@ def ours(source, hypothesis, gold, limit=2):
 
 def spans(edits):
     return [(e.start, e.end, tuple(e.correction)) for e in edits]
-
-
-@st.composite
-def rewrite(draw, source: list[str], words: tuple[str, ...]) -> list[str]:
-    """A random rewrite of ``source``: a few operations, each at a random place."""
-    tokens = list(source)
-    for _ in range(draw(st.integers(1, 4))):
-        op = draw(st.sampled_from(("replace", "reorder", "insert_start", "insert", "delete", "repeat")))
-        i = draw(st.integers(0, max(0, len(tokens) - 1)))
-        width = draw(st.integers(1, 3))
-        if op == "replace" and tokens:
-            tokens[i:i + width] = draw(st.lists(st.sampled_from(words), min_size=1, max_size=3))
-        elif op == "reorder" and len(tokens) > 2:
-            j = min(len(tokens), i + width)
-            k = min(len(tokens), j + draw(st.integers(1, 2)))
-            tokens[i:k] = tokens[j:k] + tokens[i:j]
-        elif op == "insert_start":
-            tokens[0:0] = draw(st.lists(st.sampled_from(words), min_size=1, max_size=2))
-        elif op == "insert":
-            tokens[i:i] = [draw(st.sampled_from(words))]
-        elif op == "delete" and tokens:
-            del tokens[i:i + width]
-        elif op == "repeat" and tokens:
-            tokens[i:i] = [tokens[i]] * draw(st.integers(1, 2))
-    return tokens
 
 
 def check(source, hypothesis, gold, limit=2):
