@@ -7,18 +7,46 @@ that is a folder, lies under a regular file or cannot be created is one clear
 instead of an ``IsADirectoryError`` traceback after minutes of scoring. Checking is cheap and
 creates only the missing parent folders, so a command can check its outputs before it starts
 the work whose result they hold.
+
+JSON output (``--json``, ``leaderboard.json``, per-sentence records, Space downloads) is
+written by :func:`json_text` only: strict JSON, where a number that is undefined (NaN, an
+infinity: no data, a failed judge) is ``null``, because ``NaN`` is not JSON and a strict
+reader (``jq``, JavaScript, most JSON libraries) refuses the whole document.
 """
 from __future__ import annotations
 
+import json
+import math
+import numbers
 import os
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, Mapping
 
 from gecscore.errors import GecInputError
 
 
 class OutputPathError(GecInputError):
     """An output path that cannot be written; ``where`` is the path (and what it is for)."""
+
+
+def json_ready(value: Any) -> Any:
+    """``value`` with every non-finite float (NaN, +-inf: an undefined number) made ``None``,
+    numpy floats made Python floats, and tuples made lists, at any depth."""
+    if isinstance(value, Mapping):
+        return {key: json_ready(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [json_ready(item) for item in value]
+    if isinstance(value, numbers.Real) and not isinstance(value, numbers.Integral):
+        number = float(value)
+        return number if math.isfinite(number) else None
+    return value
+
+
+def json_text(value: Any, **options: Any) -> str:
+    """``json.dumps(value, **options)`` as strict JSON: undefined numbers are ``null``
+    (:func:`json_ready`), and ``allow_nan=False`` makes any that slipped through an error
+    instead of a document no strict reader accepts."""
+    return json.dumps(json_ready(value), allow_nan=False, **options)
 
 
 def _where(path: Path, what: str | None) -> str:

@@ -11,13 +11,13 @@ from __future__ import annotations
 import csv
 import ctypes
 import ctypes.util
-import json
 import math
 import os
 import shutil
 import tempfile
 from pathlib import Path
 
+from gecscore.outputs import json_text
 from gecscore.errors import GecInputError
 
 from gecscore.metaeval.leaderboard import Leaderboard
@@ -75,7 +75,7 @@ def write_leaderboard(board: Leaderboard, out_dir: str | Path, plots: bool = Tru
 def _write_files(board: Leaderboard, out: Path, plots: bool) -> list[Path]:
     written = [_write_scores_csv(board, out / "scores.csv")]
     path = out / "leaderboard.json"
-    path.write_text(json.dumps(board.as_dict(), indent=1, allow_nan=True) + "\n", encoding="utf-8")
+    path.write_text(json_text(board.as_dict(), indent=1) + "\n", encoding="utf-8")
     written.append(path)
     if board.correlations:
         written.append(_write_correlations_csv(board, out / "correlations.csv"))
@@ -295,6 +295,9 @@ def _aggregation_note(board: Leaderboard) -> str:
     """The sentence of the page that says how the system scores were made."""
     if board.aggregation == "mean":
         return " Aggregation: mean (each configuration's own system score)."
+    if len(board.systems) < 2:   # nothing to compare: say so, not that no configuration could be
+        return (f" Aggregation: {board.aggregation} asked, but it compares systems and this run has "
+                f"{len(board.systems)}: each configuration keeps its own system score.")
     changed = ", ".join(f"`{c}`" for c in board.aggregated) or "none (no configuration has sentence scores)"
     return (f" Aggregation: {board.aggregation} of the sentence-level comparisons (Goto et al. 2025) for "
             f"{changed}; the others keep their own system score.")
