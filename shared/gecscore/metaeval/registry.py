@@ -26,7 +26,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
-from gecscore.errors import GecInputError, GecOptionError
+from gecscore.errors import GecInputError, GecOptionError, UnknownOptionError
 from gecscore.metaeval.refsets import RefSet
 from gecscore.options import applies, build_config, fields_of
 from gecscore.registry import metric_class, metric_names
