@@ -75,21 +75,33 @@ BAD_SPECS = [
     ("green:beta=high", "must be float"),
     ("green:beta=-1", "beta"),
     ("no-such-config", "unknown metric configuration"),
+    ("green:level=corpus,level=sentence", "given twice"),
+]
+# errors of several specs together, or of specs with run-wide options
+BAD_SPEC_SETS = [
+    (["pt_m2:scorer=none,model={tmp}/a/m/bert", "pt_m2:scorer=none,model={tmp}/b/m/bert"], {},
+     "would both be named"),
+    (["green"], {"lang": "zh"}, "green has no lang option"),
 ]
 
 
-def check_spec_errors(specs: list[tuple[str, str]]) -> None:
+def check_spec_errors(specs: list[tuple[str, str]], tmp: Path) -> None:
     for spec, words in specs:
         with pytest.raises(GecInputError, match=words):
             resolve([spec])
+    for place in ("a", "b"):   # local model folders: the tables name them by their last two components
+        (tmp / place / "m" / "bert").mkdir(parents=True, exist_ok=True)
+    for patterns, text, words in BAD_SPEC_SETS:
+        with pytest.raises(GecInputError, match=words):
+            resolve([p.format(tmp=tmp) for p in patterns], registry.RunWide(text=text))
 
 
-def test_every_raise_of_the_spec_parser_is_run_and_clear():
-    parsing = {"parse_spec", "_read_value", "resolve", "spec_name", "check_spec_names"}
+def test_every_raise_of_the_spec_parser_is_run_and_clear(tmp_path):
+    parsing = {"parse_spec", "_read_value", "resolve", "spec_name", "check_spec_names", "run_wide_refusal"}
     expected = raise_lines(registry, parsing)
     assert expected, "no raise found: the parsing functions were renamed"
     with lines_run(registry) as runs:
-        check_spec_errors(BAD_SPECS)
+        check_spec_errors(BAD_SPECS, tmp_path)
     seen = runs[registry]
     missing = {line: name for line, name in expected.items() if line not in seen}
     assert not missing, f"raise statements of {registry.__name__} no case runs (add one to BAD_SPECS): {missing}"

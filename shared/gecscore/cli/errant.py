@@ -54,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
 
     from gecscore.lang.profiles import check_lang
 
-    check_lang(args.lang)
+    args.lang = check_lang(args.lang)   # zh-CN is zh
     if args.lang == "zh":   # ChERRANT's parallel files or char-level M2, and its scorer
         from gecscore.cli.errant_zh import run_zh
 
