@@ -2,6 +2,7 @@
 sentence scores (Goto et al. 2025)."""
 from __future__ import annotations
 
+import math
 import random
 from itertools import combinations
 
@@ -79,10 +80,11 @@ def test_a_missing_sentence_score_is_no_comparison():
     """NaN (a judge that failed, an output its prompt did not show) compares with nothing: it
     must not count as a win for the system listed first, nor as a draw."""
     nan = float("nan")
-    assert trueskill_aggregate({"a": [nan, nan], "b": [nan, nan], "c": [nan, nan]}) == {"a": 0.0, "b": 0.0, "c": 0.0}
+    # no comparison at all: no score (NaN), not the prior mu or 0 wins (issue 32)
+    assert all(math.isnan(v) for v in trueskill_aggregate({"a": [nan, nan], "b": [nan, nan]}).values())
     with_gaps = trueskill_aggregate({"a": [1.0, nan, 2.0], "b": [nan, 3.0, 1.0]})
     assert with_gaps == trueskill_aggregate({"a": [2.0], "b": [1.0]})   # only the third sentence compares
-    assert expected_wins_aggregate({"a": [1.0, nan], "b": [nan, 2.0]}) == {"a": 0.0, "b": 0.0}
+    assert all(math.isnan(v) for v in expected_wins_aggregate({"a": [1.0, nan], "b": [nan, 2.0]}).values())
 
 
 def test_one_trueskill_run_is_seeded():

@@ -35,7 +35,7 @@ def option(default: Any, help: str, *, kind: type | tuple[type, ...] | None = No
            signature: str | None = "", signature_rank: int = 0, signature_default: bool = True,
            signature_format: Callable[[Any], str] | None = None, cli: bool = True,
            metavar: str | None = None, repeat: bool = False, pattern: str | None = None,
-           refused: Mapping[Any, str] | None = None) -> Any:
+           refused: Mapping[Any, str] | None = None, normalize: Callable[[Any], Any] | None = None) -> Any:
     """A config field with its default and what :func:`validate` checks.
 
     ``kind``: the accepted type(s) (default: the default's type; ``None`` is always accepted
@@ -48,7 +48,9 @@ def option(default: Any, help: str, *, kind: type | tuple[type, ...] | None = No
     later, such as ``precision``). ``signature_format``: how the value is written (default
     :func:`format_value`). ``cli=False`` keeps it off the command line; ``repeat``: a list of
     values, one per use of the flag. ``pattern``: a regular expression a text value must match
-    in full; ``refused``: values that are refused with the reason given (known, but not offered).
+    in full; ``refused``: values that are refused with the reason given (known, but not offered);
+    ``normalize``: maps a value to the one it means before it is checked (``zh-CN`` -> ``zh``),
+    so that every entry point, the config and the signature hold the value actually used.
     """
     if kind is None and default is not None:
         kind = type(default)
@@ -57,7 +59,7 @@ def option(default: Any, help: str, *, kind: type | tuple[type, ...] | None = No
         "minimum": minimum, "exclusive_minimum": exclusive_minimum, "maximum": maximum,
         "signature": signature, "signature_rank": signature_rank, "signature_default": signature_default,
         "signature_format": signature_format, "cli": cli, "metavar": metavar, "repeat": repeat,
-        "pattern": pattern, "refused": dict(refused or {})})
+        "pattern": pattern, "refused": dict(refused or {}), "normalize": normalize})
 
 
 @dataclass(frozen=True)
@@ -130,6 +132,9 @@ def check_value(name: str, value: Any, metadata: dict, default: Any = None) -> A
     if value is None:
         raise GecOptionError(name, "must not be None")
     value = _check_kind(name, value, metadata.get("kind"))
+    normalize = metadata.get("normalize")
+    if normalize is not None:
+        value = normalize(value)
     if isinstance(value, float) and not math.isfinite(value):
         raise GecOptionError(name, f"must be a finite number, got {value!r}")
     refused = metadata.get("refused") or {}
@@ -218,6 +223,19 @@ REFUSED_LANGS = {"zh-word": "Chinese word level (ChERRANT -g word) needs LTP and
                             "setting)"}
 
 
+# A region subtag (BCP 47: two letters or three digits): zh-CN, en-US, pt-BR, es-419.
+_REGION = re.compile(r"([a-z]{2,3})-(?:[A-Za-z]{2}|[0-9]{3})")
+
+
+def language_of(code: Any) -> Any:
+    """The language of a code with a region subtag (``zh-CN`` -> ``zh``, ``en-US`` -> ``en``):
+    the profiles are per language, and a region changes no tokenisation or edit, so a regional
+    code gets its language's profile (not the model-free one an unknown code gets), and the
+    signature names the language used. Other codes are returned as they are."""
+    match = _REGION.fullmatch(code) if isinstance(code, str) else None
+    return match.group(1) if match else code
+
+
 @dataclass(frozen=True)
 class LanguageOptions:
     """The language of the text, which picks the profile that turns it into tokens and edits
@@ -226,7 +244,8 @@ class LanguageOptions:
 
     lang: str = option(DEFAULT_LANG, "language of the text: en (ERRANT), zh (ChERRANT, character level), or any "
                                      "other code (e.g. uk, cs): ERRANT over an installed spaCy pipeline for it, else "
-                                     "the model-free profile; in the signature unless en", pattern=LANG_PATTERN,
+                                     "the model-free profile; a region subtag means its language (zh-CN is zh); in the "
+                                     "signature unless en", pattern=LANG_PATTERN, normalize=language_of,
                        refused=REFUSED_LANGS, signature_rank=1, signature_default=False, metavar="CODE")
 
 

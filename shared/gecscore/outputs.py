@@ -7,18 +7,46 @@ that is a folder, lies under a regular file or cannot be created is one clear
 instead of an ``IsADirectoryError`` traceback after minutes of scoring. Checking is cheap and
 creates only the missing parent folders, so a command can check its outputs before it starts
 the work whose result they hold.
+
+JSON output (``--json``, ``leaderboard.json``, per-sentence records, Space downloads) is
+written by :func:`json_text` only: strict JSON, where a number that is undefined (NaN, an
+infinity: no data, a failed judge) is ``null``, because ``NaN`` is not JSON and a strict
+reader (``jq``, JavaScript, most JSON libraries) refuses the whole document.
 """
 from __future__ import annotations
 
+import json
+import math
+import numbers
 import os
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, Callable, Mapping
 
 from gecscore.errors import GecInputError
 
 
 class OutputPathError(GecInputError):
     """An output path that cannot be written; ``where`` is the path (and what it is for)."""
+
+
+def json_ready(value: Any) -> Any:
+    """``value`` with every non-finite float (NaN, +-inf: an undefined number) made ``None``,
+    numpy floats made Python floats, and tuples made lists, at any depth."""
+    if isinstance(value, Mapping):
+        return {key: json_ready(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [json_ready(item) for item in value]
+    if isinstance(value, numbers.Real) and not isinstance(value, numbers.Integral):
+        number = float(value)
+        return number if math.isfinite(number) else None
+    return value
+
+
+def json_text(value: Any, **options: Any) -> str:
+    """``json.dumps(value, **options)`` as strict JSON: undefined numbers are ``null``
+    (:func:`json_ready`), and ``allow_nan=False`` makes any that slipped through an error
+    instead of a document no strict reader accepts."""
+    return json.dumps(json_ready(value), allow_nan=False, **options)
 
 
 def _where(path: Path, what: str | None) -> str:
@@ -90,3 +118,65 @@ def write_output_text(path: str | os.PathLike, text: str, what: str | None = Non
         except OSError as error:
             raise OutputPathError(f"cannot write: {error.strerror or error}", _where(Path(path), what)) from None
     return Path(path)
+
+
+# ---------------------------------------------------------------- folders gecscore owns
+#
+# A command that replaces a whole folder (``leaderboard --out``, ``publish``) owns only the files
+# it wrote there: a stamp file in the folder lists them, and a rerun deletes those and nothing
+# else, at any depth. A folder holding anything else is refused before any work, naming it.
+
+MANIFEST_HEAD = "files written:"
+
+
+def manifest_text(header: str, folder: Path) -> str:
+    """A stamp's text: ``header`` (who wrote the folder), then every file now under ``folder``."""
+    files = sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file())
+    return f"{header}\n{MANIFEST_HEAD}\n" + "".join(f"{f}\n" for f in files)
+
+
+def read_manifest(stamp: Path) -> set[str] | None:
+    """The files (relative, POSIX) a stamp lists; None without a stamp or a list in it (a folder
+    written by an older gecscore: the caller decides what such a folder may hold)."""
+    if not stamp.is_file():
+        return None
+    lines = stamp.read_text(encoding="utf-8", errors="replace").splitlines()
+    if MANIFEST_HEAD not in lines:
+        return None
+    return set(lines[lines.index(MANIFEST_HEAD) + 1:]) - {""}
+
+
+def _never(relative: Path) -> bool:
+    return False
+
+
+def foreign_entries(folder: Path, written: set[str], removable: Callable[[Path], bool] = _never) -> list[str]:
+    """Everything under ``folder``, at any depth, that replacing it must not delete: files not
+    in ``written`` (relative, POSIX) for which ``removable`` (a cache, say) is false, links, and
+    anything that is neither a plain file nor a folder."""
+    foreign = []
+    for path in sorted(folder.rglob("*")):
+        relative = path.relative_to(folder)
+        if path.is_symlink() or not (path.is_file() or path.is_dir()):
+            foreign.append(f"{relative.as_posix()} (a link or special file)")
+        elif path.is_file() and relative.as_posix() not in written and not removable(relative):
+            foreign.append(relative.as_posix())
+    return foreign
+
+
+def remove_written(folder: Path, written: set[str], removable: Callable[[Path], bool] = _never) -> None:
+    """Delete ``folder``: the files in ``written`` and the ``removable`` ones, one by one and
+    nothing else, then its emptied folders, deepest first, then itself. Whatever else is found
+    (it appeared after the check) is kept, with its folder, and named in an
+    :class:`OutputPathError`."""
+    for path in sorted(folder.rglob("*"), key=lambda p: len(p.parts), reverse=True):
+        relative = path.relative_to(folder)
+        if path.is_file() and not path.is_symlink() and (relative.as_posix() in written or removable(relative)):
+            path.unlink()
+    for path in sorted(folder.rglob("*"), key=lambda p: len(p.parts), reverse=True):
+        if path.is_dir() and not path.is_symlink() and not any(path.iterdir()):
+            path.rmdir()
+    left = sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*") if not p.is_dir() or p.is_symlink())
+    if left:
+        raise OutputPathError(f"kept, holding files gecscore did not write ({', '.join(left[:5])})", str(folder))
+    folder.rmdir()

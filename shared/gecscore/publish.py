@@ -238,25 +238,24 @@ def library_source() -> Path:
     return Path(__file__).resolve().parent
 
 
-MANIFEST_HEAD = "files written:"
-
-
 def stamp_text(name: str, folder: Path) -> str:
     """The stamp: who built the folder, then every file in it (what a rebuild may delete)."""
-    files = sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file())
-    return (f"built by gecscore publish {name} ({__version__}); replaced on every build\n"
-            f"{MANIFEST_HEAD}\n" + "".join(f"{f}\n" for f in files))
+    from gecscore.outputs import manifest_text
+
+    return manifest_text(f"built by gecscore publish {name} ({__version__}); replaced on every build", folder)
 
 
 def written_files(folder: Path, built: set[str]) -> set[str]:
     """The files a previous build wrote into ``folder`` (relative, POSIX): the stamp's list; for
     a stamp without one (an older gecscore), the top-level build files and the vendored files
     that exist in this library's source."""
+    from gecscore.outputs import read_manifest
+
     if not (folder / STAMP).is_file():   # an empty folder taken over: nothing written yet
         return set()
-    lines = (folder / STAMP).read_text(encoding="utf-8", errors="replace").splitlines()
-    if MANIFEST_HEAD in lines:
-        return set(lines[lines.index(MANIFEST_HEAD) + 1:]) - {""}
+    listed = read_manifest(folder / STAMP)
+    if listed is not None:
+        return listed
     library = library_source()
     vendored = {f"{VENDORED}/{p.relative_to(library).as_posix()}" for p in library.rglob("*") if p.is_file()}
     return {n for n in built if n not in _BUILT_FOLDERS} | vendored
@@ -268,18 +267,11 @@ def _is_bytecode_cache(relative: Path) -> bool:
 
 
 def foreign_entries(folder: Path, built: set[str]) -> list[str]:
-    """Everything under ``folder``, at any depth, that a rebuild must not delete: files the
-    build did not write (and that are not bytecode caches), links, and anything not a plain
-    file or folder."""
-    written = written_files(folder, built) | {STAMP}
-    foreign = []
-    for path in sorted(folder.rglob("*")):
-        relative = path.relative_to(folder)
-        if path.is_symlink() or not (path.is_file() or path.is_dir()):
-            foreign.append(f"{relative.as_posix()} (a link or special file)")
-        elif path.is_file() and relative.as_posix() not in written and not _is_bytecode_cache(relative):
-            foreign.append(relative.as_posix())
-    return foreign
+    """Everything under ``folder``, at any depth, that a rebuild must not delete (the rule every
+    folder gecscore replaces follows: :func:`gecscore.outputs.foreign_entries`)."""
+    from gecscore.outputs import foreign_entries as foreign
+
+    return foreign(folder, written_files(folder, built) | {STAMP}, _is_bytecode_cache)
 
 
 def check_build_folder(folder: Path, built: set[str], sources: SpaceSources) -> None:
@@ -320,20 +312,12 @@ def check_build_folder(folder: Path, built: set[str], sources: SpaceSources) -> 
 
 def _remove_build(folder: Path, built: set[str]) -> None:
     """Delete a previous build: the files it wrote and bytecode caches (all that
-    :func:`check_build_folder` let through), one by one and nothing else, then its folders,
-    deepest first, then the stamp. A folder that is not empty then (something appeared
-    meanwhile) is kept, and the build fails."""
-    written = written_files(folder, built)
-    for path in sorted(folder.rglob("*"), key=lambda p: len(p.parts), reverse=True):
-        relative = path.relative_to(folder)
-        if path.is_file() and not path.is_symlink() and (relative.as_posix() in written
-                                                         or _is_bytecode_cache(relative)):
-            path.unlink()
-    for path in sorted(folder.rglob("*"), key=lambda p: len(p.parts), reverse=True):
-        if path.is_dir() and not path.is_symlink():
-            path.rmdir()
-    (folder / STAMP).unlink(missing_ok=True)
-    folder.rmdir()
+    :func:`check_build_folder` let through) and nothing else
+    (:func:`gecscore.outputs.remove_written`: anything that appeared meanwhile is kept, and
+    the build fails)."""
+    from gecscore.outputs import remove_written
+
+    remove_written(folder, written_files(folder, built) | {STAMP}, _is_bytecode_cache)
 
 
 def _warn_sdk_version(header: dict, card: Path) -> None:

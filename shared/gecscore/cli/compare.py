@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import json
 
+from gecscore.outputs import json_text
 from gecscore.cli.inputs import add_input_arguments, prepare_gold, read_systems
 from gecscore.metaeval.significance import SignificanceConfig
 
@@ -75,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
     results = [(label, metric.score(prepared, predictions)) for label, (_, predictions) in zip(labels, systems)]
     comparisons = compare_against_baseline(results, config)
     if args.json:
-        print(json.dumps({"metric": args.metric, "signature": str(results[0][1].signature),
+        print(json_text({"metric": args.metric, "signature": str(results[0][1].signature),
                           "significance": config.signature(),
                           "scores": {name: result.score for name, result in results},
                           "comparisons": [c.as_dict() for c in comparisons]}))

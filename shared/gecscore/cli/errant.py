@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import argparse
 
+from gecscore.outputs import json_text
 from gecscore.m2.errant_compare import CompareOptions
-import json
 import sys
 
 
@@ -54,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
 
     from gecscore.lang.profiles import check_lang
 
-    check_lang(args.lang)
+    args.lang = check_lang(args.lang)   # zh-CN is zh
     if args.lang == "zh":   # ChERRANT's parallel files or char-level M2, and its scorer
         from gecscore.cli.errant_zh import run_zh
 
@@ -74,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
         hyp_edits, ref_edits = read_edits(args.hyp), read_edits(args.ref[0])
     result = compare(hyp_edits, ref_edits, options)
     if args.json:
-        print(json.dumps({"metric": "errant", **result.as_dict(args.cat)}))
+        print(json_text({"metric": "errant", **result.as_dict(args.cat)}))
     else:
         sys.stdout.write(format_report(result, args.cat))
     return 0

@@ -10,10 +10,10 @@ char-level M2 file (a file whose first line starts with ``S ``), e.g. one writte
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
+from gecscore.outputs import json_text
 from gecscore.errors import GecInputError
 
 
@@ -56,7 +56,7 @@ def run_zh(args: argparse.Namespace) -> int:
     extractor = ZhCharExtractor(progress=False)
     result = compare(edits_of(args.hyp, extractor), edits_of(args.ref[0], extractor), options)
     if args.json:
-        print(json.dumps({"metric": "errant", "lang": "zh", **result.as_dict(args.cat)}))
+        print(json_text({"metric": "errant", "lang": "zh", **result.as_dict(args.cat)}))
     else:
         sys.stdout.write(format_report(result, args.cat))
     return 0

@@ -2,10 +2,10 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import Iterable
 
+from gecscore.outputs import json_text
 from gecscore.errors import GecInputError
 
 
@@ -140,7 +140,7 @@ def write_json_lines(path: str, records: Iterable[dict]) -> None:
 
     with open_output(path, "w", "--per-sentence") as handle:
         for record in records:
-            handle.write(json.dumps(record, ensure_ascii=False) + "\n")
+            handle.write(json_text(record, ensure_ascii=False) + "\n")
 
 
 # the file outputs a scoring command may take, checked before any work (see check_outputs)
@@ -160,7 +160,7 @@ def check_outputs(args: argparse.Namespace) -> None:
 
 def print_result(result: dict, as_json: bool) -> None:
     if as_json:
-        sys.stdout.write(json.dumps(result) + "\n")
+        sys.stdout.write(json_text(result) + "\n")
         return
     print(result["signature"])
     width = max(len(key) for key in result)

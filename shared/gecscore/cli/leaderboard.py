@@ -114,8 +114,6 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    import json
-
     from gecscore.errors import GecInputError
     from gecscore.metaeval.human import load_human, match_lines
     from gecscore.metaeval.leaderboard import discover_systems, run_leaderboard
@@ -124,6 +122,7 @@ def _run(args: argparse.Namespace) -> int:
     from gecscore.metaeval.registry import PRESETS, RunWide, resolve
     from gecscore.metaeval.report import check_output_dir, markdown, write_leaderboard
     from gecscore.metaeval.significance import SignificanceConfig
+    from gecscore.outputs import json_text
 
     options = RunWide(similarity=options_from_args(args, SIMILARITY_FIELDS, "similarity_"),
                       judge=options_from_args(args, JUDGE_FIELDS, "judge_"), per_type=args.per_type,
@@ -178,7 +177,7 @@ def _run(args: argparse.Namespace) -> int:
         for path in write_leaderboard(board, args.out, plots=plots):
             print(f"wrote {path}", file=sys.stderr)
     if args.json:
-        sys.stdout.write(json.dumps(board.as_dict()) + "\n")
+        sys.stdout.write(json_text(board.as_dict()) + "\n")
     else:
         sys.stdout.write(markdown(board))
     return 0

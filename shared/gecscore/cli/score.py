@@ -3,9 +3,9 @@ translation of flags onto the metric seam (its flags come from the metric's conf
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
+from gecscore.outputs import json_text
 from gecscore.cli.inputs import (add_input_arguments, add_output_arguments, prepare_gold, print_result,
                                  read_systems, write_json_lines)
 from gecscore.cli.options import add_config_arguments, config_from_args
@@ -89,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
         # the requests went to a batch file: these scores are not the metric's, print none
         exported = judge.exporter.result
         if args.json:
-            print(json.dumps({"metric": args.metric, "batch_export": {
+            print(json_text({"metric": args.metric, "batch_export": {
                 "files": [str(p) for p in exported.paths], "requests": exported.written}}))
         return 0
     if args.per_sentence:
@@ -99,7 +99,7 @@ def run(args: argparse.Namespace) -> int:
     if getattr(args, "per_edit", None):
         write_per_edit(args, metric, prepared, systems)
     if len(results) > 1 and args.json:
-        print(json.dumps({"metric": args.metric, "systems": {name: result.as_dict() for name, result in results}}))
+        print(json_text({"metric": args.metric, "systems": {name: result.as_dict() for name, result in results}}))
         return 0
     for name, result in results:
         if len(results) > 1:
@@ -136,7 +136,7 @@ def write_per_edit(args: argparse.Namespace, metric, prepared, systems) -> None:
     records = per_edit_records(metric, prepared, systems, args.attribution, args.attribution_samples, args.seed)
     with open_output(args.per_edit, "w", "--per-edit") as handle:
         for record in records:
-            handle.write(json.dumps(record, ensure_ascii=False) + "\n")
+            handle.write(json_text(record, ensure_ascii=False) + "\n")
 
 
 def judge_shortfall(args: argparse.Namespace, results) -> int:

@@ -114,7 +114,9 @@ class ZhCharProfile:
 @lru_cache(maxsize=None)
 def profile_for(lang: str) -> LanguageProfile:
     """The profile of language ``lang`` (one object per process: its caches are shared)."""
-    check_lang(lang)
+    language = check_lang(lang)
+    if language != lang:   # zh-CN: the one profile object of zh
+        return profile_for(language)
     if lang == "en":
         return ErrantProfile()
     if lang == "zh":

@@ -26,9 +26,9 @@ from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
-from gecscore.errors import GecInputError, GecOptionError
+from gecscore.errors import GecInputError, GecOptionError, UnknownOptionError
 from gecscore.metaeval.refsets import RefSet
-from gecscore.options import applies, build_config, fields_of
+from gecscore.options import DEFAULT_LANG, applies, build_config, fields_of, language_of
 from gecscore.registry import metric_class, metric_names
 from gecscore.types import Target
 
@@ -44,6 +44,7 @@ class MetricConfig:
     options: tuple[tuple[str, Any], ...] = ()
     description: str = ""
     family: str = ""
+    spec: str = ""   # as the user wrote it (NAME:key=value,...), for messages; "" for a preset
 
     @property
     def option_dict(self) -> dict[str, Any]:
@@ -120,10 +121,12 @@ def parse_spec(spec: str) -> MetricConfig:
         for key, text in pairs:
             if key not in declared:
                 raise UnknownOptionError(key, declared)
+            if key in options:   # the last one would win without a word
+                raise GecOptionError(key, f"given twice in {spec!r}; give it once")
             options[key] = _read_value(key, text, declared[key].metadata)
     build_config(metric_class(metric).config_type, options)   # the seam's own validation and message
     return MetricConfig(spec_name(metric, pairs if rest else []), metric, tuple(options.items()),
-                        f"{metric} with {rest or 'its defaults'}", metric)
+                        f"{metric} with {rest or 'its defaults'}", metric, spec)
 
 
 def spec_name(metric: str, pairs: Sequence[tuple[str, str]]) -> str:
@@ -462,6 +465,35 @@ def unavailable_reason(config: MetricConfig, run: RunWide) -> str | None:
     return None
 
 
+def check_spec_names(config: MetricConfig, chosen: Sequence[MetricConfig]) -> bool:
+    """False when ``config`` is already among ``chosen`` (the same spec twice: one
+    configuration); a GecInputError naming both when another configuration has its name (two
+    model paths alike in their last components, which the tables show): their rows, columns
+    and signatures' keys would be one."""
+    other = next(c for c in chosen if c.name == config.name)
+    if (other.metric, other.options) == (config.metric, config.options):
+        return False
+    raise GecInputError(f"two configurations would both be named {config.name!r} in the tables: "
+                        f"{other.spec or other.name!r} and {config.spec or config.name!r}; give a model by a path "
+                        f"whose last two components differ, or score them in two runs")
+
+
+def run_wide_refusal(config: MetricConfig, run: RunWide, named: bool) -> str | None:
+    """A run-wide language (``--lang``) that ``config``'s metric cannot apply (it has no
+    ``lang``; the default, en, changes nothing it does): a GecOptionError naming it when the
+    configuration was asked for by name (``named``), else the reason it is set aside."""
+    lang = run.text.get("lang")
+    if lang is None or language_of(lang) == DEFAULT_LANG:
+        return None
+    if "lang" in {f.name for f in fields_of(metric_class(config.metric).config_type)}:
+        return None
+    reason = (f"{config.name}: metric {config.metric} has no lang option (it reads its text as given), so "
+              f"lang={lang} cannot apply to it")
+    if named:
+        raise GecOptionError("lang", f"{reason}; leave it out of the metrics or score it in a run without lang=")
+    return f"not available with lang={lang}: {config.metric} has no lang option (it reads its text as given)"
+
+
 def resolve(patterns: Sequence[str] | None = None, run: RunWide | None = None
             ) -> tuple[list[MetricConfig], dict[str, str]]:
     """Configurations matching ``patterns`` (preset names, families such as ``m2`` or
@@ -483,10 +515,11 @@ def resolve(patterns: Sequence[str] | None = None, run: RunWide | None = None
             if not matches:
                 raise GecInputError(f"unknown metric configuration {pattern!r}; known: {', '.join(PRESETS)} "
                                     f"(or NAME:key=value,... with NAME one of {', '.join(metric_names())})")
-            chosen_configs += [c for c in matches if c.name not in {x.name for x in chosen_configs}]
+            chosen_configs += [c for c in matches if c.name not in {x.name for x in chosen_configs}
+                               or check_spec_names(c, chosen_configs)]
     chosen, unavailable = [], {}
     for config in chosen_configs:
-        reason = unavailable_reason(config, run)
+        reason = unavailable_reason(config, run) or run_wide_refusal(config, run, named=bool(patterns))
         if reason:
             unavailable[config.name] = reason
         else:

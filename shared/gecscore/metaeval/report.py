@@ -3,8 +3,11 @@
 The output folder holds one whole run: the files are written to a temporary sibling folder
 (``.<name>.*.partial``) and swapped in at the end (an atomic exchange where the system has
 one, else two renames), so an interrupted run leaves the previous run in place, never a mix.
-An existing folder is replaced only when it holds nothing but what a leaderboard writes;
-:func:`check_output_dir` says so (and whether the place is writable) before any scoring.
+A stamp (``.gecscore-leaderboard``) lists every file the run wrote. An existing folder is
+replaced only when it holds, at any depth, nothing but the files its stamp lists (the rule of
+:mod:`gecscore.outputs` that ``publish`` follows too), and only those files are deleted: a
+user's ``plots/notes.txt`` makes the run refuse, naming it. :func:`check_output_dir` says so
+(and whether the place is writable) before any scoring.
 """
 from __future__ import annotations
 
@@ -18,6 +21,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
+from gecscore.outputs import json_text
 from gecscore.errors import GecInputError
 
 from gecscore.metaeval.leaderboard import Leaderboard
@@ -28,7 +32,25 @@ def _fmt(value: float, digits: int = 4) -> str:
 
 
 OUTPUT_NAMES = frozenset({"scores.csv", "leaderboard.json", "leaderboard.md", "correlations.csv",
-                          "intervals.csv", "pairwise.csv", "plots"})
+                          "intervals.csv", "pairwise.csv", "per_type.csv"})
+STAMP = ".gecscore-leaderboard"
+
+
+def written_files(out: Path) -> set[str]:
+    """The files (relative, POSIX) a previous run wrote into ``out``: its stamp's list; for a
+    folder without one (an older gecscore), the top-level files a leaderboard writes and the
+    plots of the configurations its ``leaderboard.json`` names."""
+    from gecscore.outputs import read_manifest
+
+    listed = read_manifest(out / STAMP)
+    if listed is not None:
+        return listed | {STAMP}
+    written = {name for name in OUTPUT_NAMES if (out / name).is_file()}
+    try:
+        configs = json.loads((out / "leaderboard.json").read_text(encoding="utf-8"))["configs"]
+    except (OSError, ValueError, KeyError, TypeError):
+        configs = {}
+    return written | {f"plots/{prefix}{config}.png" for config in configs for prefix in ("", "pairwise_")}
 
 
 def check_output_dir(out_dir: str | Path) -> Path:
@@ -43,10 +65,14 @@ def check_output_dir(out_dir: str | Path) -> Path:
     if out.is_symlink() or (out.exists() and not out.is_dir()):
         raise GecInputError("the output must be a folder (a file or link is in the way)", str(out))
     if out.is_dir():
-        foreign = sorted(p.name for p in out.iterdir() if p.name not in OUTPUT_NAMES)
+        from gecscore.outputs import foreign_entries
+
+        foreign = foreign_entries(out, written_files(out))
         if foreign:
-            raise GecInputError(f"refusing to replace a folder holding files a leaderboard does not write "
-                                f"({', '.join(foreign[:5])}); choose another output folder", str(out))
+            more = f" and {len(foreign) - 5} more" if len(foreign) > 5 else ""
+            raise GecInputError(f"refusing to replace a folder holding files a leaderboard did not write "
+                                f"({', '.join(foreign[:5])}{more}); move them away or choose another output "
+                                f"folder", str(out))
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
         os.rmdir(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".probe", dir=out.parent))
@@ -61,13 +87,18 @@ def write_leaderboard(board: Leaderboard, out_dir: str | Path, plots: bool = Tru
     ``pairwise.csv``. Returns the paths written (under ``out_dir``). The folder is replaced
     as a whole (see the module docstring)."""
     out = check_output_dir(out_dir)
+    from gecscore.outputs import manifest_text
+
     staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".partial", dir=out.parent))
+    ours = staging.stat().st_ino   # after an exchange this path holds the previous run: not ours
     try:
         written = _write_files(board, staging, plots)
+        (staging / STAMP).write_text(manifest_text("written by gecscore leaderboard; replaced by the next run into "
+                                                   "this folder", staging), encoding="utf-8")
         staging.chmod(0o755)
         replace_folder(staging, out)
     finally:
-        if staging.exists():
+        if staging.exists() and staging.stat().st_ino == ours:
             shutil.rmtree(staging, ignore_errors=True)
     return [out / path.relative_to(staging) for path in written]
 
@@ -75,7 +106,7 @@ def write_leaderboard(board: Leaderboard, out_dir: str | Path, plots: bool = Tru
 def _write_files(board: Leaderboard, out: Path, plots: bool) -> list[Path]:
     written = [_write_scores_csv(board, out / "scores.csv")]
     path = out / "leaderboard.json"
-    path.write_text(json.dumps(board.as_dict(), indent=1, allow_nan=True) + "\n", encoding="utf-8")
+    path.write_text(json_text(board.as_dict(), indent=1) + "\n", encoding="utf-8")
     written.append(path)
     if board.correlations:
         written.append(_write_correlations_csv(board, out / "correlations.csv"))
@@ -110,21 +141,25 @@ def _exchange(a: Path, b: Path) -> bool:
 
 
 def replace_folder(new: Path, target: Path) -> None:
-    """Put the folder ``new`` at ``target``; a previous ``target`` is swapped out and deleted.
+    """Put the folder ``new`` at ``target``; a previous ``target`` is swapped out and its
+    files deleted, only those the previous run wrote (:func:`gecscore.outputs.remove_written`).
 
     With an atomic exchange ``target`` is always one whole folder; without it there is a
     moment with no ``target`` (the previous one is then at ``.<name>.*.old``), never a mix."""
+    from gecscore.outputs import remove_written
+
     if not target.exists():
         new.rename(target)
         return
+    written = written_files(target)
     if _exchange(new, target):
-        shutil.rmtree(new)  # now the previous run
+        remove_written(new, written)  # ``new`` is now the previous run
         return
     old = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".old", dir=target.parent))
     old.rmdir()
     target.rename(old)
     new.rename(target)
-    shutil.rmtree(old, ignore_errors=True)
+    remove_written(old, written)
 
 
 def _write_scores_csv(board: Leaderboard, path: Path) -> Path:
@@ -295,6 +330,9 @@ def _aggregation_note(board: Leaderboard) -> str:
     """The sentence of the page that says how the system scores were made."""
     if board.aggregation == "mean":
         return " Aggregation: mean (each configuration's own system score)."
+    if len(board.systems) < 2:   # nothing to compare: say so, not that no configuration could be
+        return (f" Aggregation: {board.aggregation} asked, but it compares systems and this run has "
+                f"{len(board.systems)}: each configuration keeps its own system score.")
     changed = ", ".join(f"`{c}`" for c in board.aggregated) or "none (no configuration has sentence scores)"
     return (f" Aggregation: {board.aggregation} of the sentence-level comparisons (Goto et al. 2025) for "
             f"{changed}; the others keep their own system score.")

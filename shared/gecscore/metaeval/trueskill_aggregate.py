@@ -6,7 +6,10 @@ aggregated the way the human ones are, instead of by a corpus score.
 For each sentence ``k`` (in order) and each pair of systems ``(i, j)``, ``i`` before ``j`` in the
 mapping's order, the system with the higher sentence score wins; equal scores are a draw; a
 pair where either score is NaN (no score: a judge that failed, an output its prompt did not
-show) is no comparison, as gec-metrics leaves such pairs out of its table.
+show) is no comparison, as gec-metrics leaves such pairs out of its table. A system that takes
+part in no comparison at all (every sentence score NaN, or NaN wherever the others have one)
+has no aggregate score: NaN, as the mean of no sentence scores is (``null`` in JSON), never
+the prior ``mu`` or an Expected Wins of 0, which would rank it as if it had been judged.
 
 - :func:`trueskill_aggregate`: every comparison updates TrueSkill ratings at once, in that
   order, with ``TrueSkill(mu=0, sigma=0.5, beta=0.25, tau=0, draw_probability=0.25)``; a
@@ -20,6 +23,7 @@ mapping order to compare runs.
 """
 from __future__ import annotations
 
+import math
 from itertools import combinations
 from typing import Mapping, Sequence
 
@@ -41,6 +45,22 @@ def _table(sentence_scores: Mapping[str, Sequence[float]]) -> tuple[list[str], n
     return systems, np.array([np.asarray(sentence_scores[s], dtype=np.float64) for s in systems])
 
 
+def _compared(table: np.ndarray) -> np.ndarray:
+    """Per system, whether it has a score on a sentence where another system has one too
+    (at least one comparison)."""
+    scored = ~np.isnan(table)
+    together = scored.astype(int) @ scored.T.astype(int)   # sentences both systems scored
+    np.fill_diagonal(together, 0)
+    return together.sum(axis=1) > 0
+
+
+def _undefined_without_comparisons(systems: Sequence[str], values: Sequence[float], table: np.ndarray
+                                   ) -> dict[str, float]:
+    """``{system: value}``, NaN for a system that was compared with no other (module docstring)."""
+    compared = _compared(table)
+    return {s: float(v) if c else math.nan for s, v, c in zip(systems, values, compared)}
+
+
 def trueskill_aggregate(sentence_scores: Mapping[str, Sequence[float]], *, mu: float = 0.0, sigma: float = 0.5,
                         beta: float = 0.25, draw_probability: float = 0.25) -> dict[str, float]:
     """Final TrueSkill ``mu`` of every system from its sentence scores (module docstring)."""
@@ -56,7 +76,7 @@ def trueskill_aggregate(sentence_scores: Mapping[str, Sequence[float]], *, mu: f
                 rating[j], rating[i] = model.rate(rating[j], rating[i], False)
             else:
                 rating[i], rating[j] = model.rate(rating[i], rating[j], column[i] == column[j])
-    return {s: float(r[0]) for s, r in zip(systems, rating)}
+    return _undefined_without_comparisons(systems, [r[0] for r in rating], table)
 
 
 def expected_wins_aggregate(sentence_scores: Mapping[str, Sequence[float]]) -> dict[str, float]:
@@ -66,4 +86,4 @@ def expected_wins_aggregate(sentence_scores: Mapping[str, Sequence[float]]) -> d
     total = wins + wins.T
     share = np.divide(wins, total, out=np.zeros_like(wins), where=total > 0)
     np.fill_diagonal(share, 0.0)
-    return {s: float(v) for s, v in zip(systems, share.sum(axis=1) / (len(systems) - 1))}
+    return _undefined_without_comparisons(systems, share.sum(axis=1) / (len(systems) - 1), table)

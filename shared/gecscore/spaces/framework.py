@@ -15,11 +15,11 @@ os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
 os.environ.setdefault("GRADIO_TELEMETRY_ENABLED", "False")
 os.environ.setdefault("HF_HUB_DISABLE_TELEMETRY", "1")
 
-import json
 import tempfile
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
+from gecscore.outputs import json_text
 from gecscore.extras import require
 
 gr = require("gradio", "the metric Spaces")
@@ -126,11 +126,11 @@ def _write_downloads(name: str, outcome: Outcome) -> list[str]:
     folder = tempfile.mkdtemp(prefix=f"gecscore-{name}-")
     result_path = os.path.join(folder, f"{name}_result.json")
     with open(result_path, "w", encoding="utf-8") as handle:
-        json.dump(outcome.result, handle, ensure_ascii=False, indent=2)
+        handle.write(json_text(outcome.result, ensure_ascii=False, indent=2))
     records_path = os.path.join(folder, f"{name}_per_sentence.jsonl")
     with open(records_path, "w", encoding="utf-8") as handle:
         for record in outcome.records:
-            handle.write(json.dumps(record, ensure_ascii=False) + "\n")
+            handle.write(json_text(record, ensure_ascii=False) + "\n")
     return [result_path, records_path]
 
 

@@ -37,6 +37,7 @@ from lighteval.metrics.utils.metric_utils import CorpusLevelMetric
 from lighteval.tasks.requests import SamplingMethod
 
 import gecscore
+from gecscore.outputs import json_text
 from gecscore.metric import Metric as GecMetric
 from gecscore.metric import Prepared, Result
 from gecscore.types import Gold, GoldCorpus
@@ -170,7 +171,7 @@ class GecScore(SampleLevelComputation, CorpusLevelComputation):
             record = records.get(position, {})
             values[doc_index] = {"run": run, "position": position, "prediction": predictions[position],
                                  "sentence": sentence_value(record),
-                                 "record": json.dumps(record, ensure_ascii=False, default=str)}
+                                 "record": json_text(record, ensure_ascii=False, default=str)}
         return values
 
     def compute_corpus(self, items: Sequence[dict]) -> dict[str, float]:
