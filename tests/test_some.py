@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import gecscore
-from gecscore.errors import MissingModelError
+from gecscore.errors import GecOptionError, MissingModelError
 from gecscore.some.config import SomeConfig
 from gecscore.some.metric import SomeMetric
 from gecscore.some.scorer import combine, normalise
@@ -119,4 +119,17 @@ def test_a_classifier_with_several_outputs_is_refused(tmp_path, folders):
     metric = gecscore.load("some", grammaticality=str(tmp_path / "three"), fluency=folders["fluency"],
                            meaning=folders["meaning"], device="cpu")
     with pytest.raises(ValueError, match="num_labels=1"):
+        metric.compute(SOURCES, HYPOTHESES)
+
+
+def test_a_checkpoint_without_its_regression_head_is_refused(tmp_path, folders):
+    # transformers would fill the missing head with random weights (two runs, two numbers)
+    from transformers import BertConfig, BertModel
+
+    config = BertConfig(vocab_size=200, hidden_size=32, num_hidden_layers=1, num_attention_heads=2,
+                        intermediate_size=37, num_labels=1)
+    BertModel(config).save_pretrained(tmp_path / "headless")
+    metric = gecscore.load("some", grammaticality=str(tmp_path / "headless"), fluency=folders["fluency"],
+                           meaning=folders["meaning"], device="cpu")
+    with pytest.raises(GecOptionError, match=r"grammaticality.*no weights for classifier"):
         metric.compute(SOURCES, HYPOTHESES)

@@ -17,6 +17,19 @@ from gecscore.models.loading import load_pretrained, model_label, torch_device
 Input = str | tuple[str, str]
 
 
+def check_loaded_weights(info: dict, model: str, option: str, purpose: str) -> None:
+    """Refuse a checkpoint that lacks weights the model needs (its regression head above all):
+    transformers fills them with random values (its warning is silenced with the libraries'
+    progress), so two runs would give two numbers. Buffers (``position_ids``) are not weights."""
+    missing = [key for key in info.get("missing_keys", ()) if not key.endswith("position_ids")]
+    if missing:
+        from gecscore.errors import GecOptionError
+
+        shown = ", ".join(missing[:4]) + (f" and {len(missing) - 4} more" if len(missing) > 4 else "")
+        raise GecOptionError(option, f"{purpose}: {model} has no weights for {shown} (a checkpoint without its "
+                                     f"regression head?): give the fine-tuned model's folder")
+
+
 class SequenceRegressor:
     """Raw single outputs of a sequence-classification model with ``num_labels=1``.
 
@@ -42,11 +55,13 @@ class SequenceRegressor:
             return
 
         def build(transformers, name):
-            model = transformers.AutoModelForSequenceClassification.from_pretrained(name)
+            model, info = transformers.AutoModelForSequenceClassification.from_pretrained(
+                name, output_loading_info=True)
             tokenizer = transformers.AutoTokenizer.from_pretrained(self.tokenizer_path)
-            return tokenizer, model
+            return tokenizer, model, info
 
-        tokenizer, model = load_pretrained(self.model, self.option, self.purpose, build)
+        tokenizer, model, info = load_pretrained(self.model, self.option, self.purpose, build)
+        check_loaded_weights(info, self.model, self.option, self.purpose)
         if model.config.num_labels != 1:
             from gecscore.errors import GecInputError
 
