@@ -50,10 +50,22 @@ def test_maxmatch_base_splits_the_headline_counts_by_the_gold_types():
 
 
 def test_an_unrelated_wrong_edit_is_unannotated():
-    metric, prepared = m2_metric()
+    # "." -> "!" touches no gold edit under the minimal segmentation
+    metric, prepared = m2_metric(segmentation="minimal")
     result = metric.score(prepared, ["He goes to school at the weekend .", "She like apple !"])
     types = result["per_type"]["types"]
     assert types[UNANNOTATED] == {"tp": 0, "fp": 1, "fn": 0, "p": 0.0, "r": 1.0, "f": 0.0}
+    assert sum(row["fp"] for row in types.values()) == result["proposed"] - result["correct"]
+
+
+def test_the_default_segmentation_widens_an_unmatched_edit_over_unchanged_words():
+    # m2scorer's segmentation (the default) makes one edit "like apple ." -> "like apple !" of
+    # the same change (its transitive arc over two unchanged words comes first): its span
+    # touches the SVA edit, so the wrong edit is typed SVA, not unannotated
+    metric, prepared = m2_metric()
+    result = metric.score(prepared, ["He goes to school at the weekend .", "She like apple !"])
+    types = result["per_type"]["types"]
+    assert UNANNOTATED not in types and types["SVA"] == {"tp": 0, "fp": 1, "fn": 1, "p": 0.0, "r": 0.0, "f": 0.0}
     assert sum(row["fp"] for row in types.values()) == result["proposed"] - result["correct"]
 
 
@@ -193,10 +205,12 @@ def test_space_panel_charts_and_tabulates_each_type():
 
 
 def test_a_repeated_system_edit_matched_once_is_one_tp_and_one_fp():
-    # found by the property test: "the the school" inserts "the" twice before "school"; the
-    # gold's one ArtOrDet insertion matches one of them, the other is a wrong edit of that error
-    metric, prepared = m2_metric()
-    result = metric.score(prepared, ["the the school", "He"])
-    types = result["per_type"]["types"]
-    assert (types["ArtOrDet"]["tp"], types["ArtOrDet"]["fp"]) == (1, 1)
-    assert sum(r["tp"] + r["fp"] for r in types.values()) == result["proposed"] == 5
+    # found by the property test: a hypothesis inserting "the" twice before "school"; the gold's
+    # one ArtOrDet insertion matches one of them, the other is a wrong edit of that error (both
+    # segmentations propose the second "the" at that point, alone or with "school")
+    for segmentation in ("reference", "minimal"):
+        metric, prepared = m2_metric(segmentation=segmentation)
+        result = metric.score(prepared, ["He goes to the the school at the weekend .", "She likes apples ."])
+        types = result["per_type"]["types"]
+        assert (types["ArtOrDet"]["tp"], types["ArtOrDet"]["fp"]) == (1, 1), segmentation
+        assert sum(r["tp"] + r["fp"] for r in types.values()) == result["proposed"] == 6
