@@ -222,3 +222,18 @@ def test_per_sentence_records_mark_as_many_edits_correct_as_counted(tmp_path):
         (record,) = sentence_records(result, gold)
         marked = [edit["correct"] for edit in record["system_edits"]]
         assert sum(marked) == record["correct"] == 1, (segmentation, record["system_edits"])
+
+
+def test_a_reference_graph_past_its_bound_is_a_clear_error(monkeypatch):
+    # a hypothesis with nothing in common with its source (here: another language's tokens)
+    # makes the reference edit graph explode; the sentence is named, minimal still scores it
+    from gecscore.errors import GecInputError
+    from gecscore.m2 import maxmatch
+
+    monkeypatch.setattr(maxmatch, "MAX_REFERENCE_ARCS", 2_000)
+    source = [f"w{i}" for i in range(20)]
+    gold = list(parse_m2([f"S {' '.join(source)}", "A 0 1|||R|||x|||REQUIRED|||-NONE-|||0"], "g"))
+    hypothesis = [f"c{i}" for i in range(40)]
+    with pytest.raises(GecInputError, match=r"sentence 1: 20 source x 40 hypothesis tokens .* segmentation='minimal'"):
+        m2(gold, [hypothesis])
+    assert m2(gold, [hypothesis], segmentation="minimal").counts.proposed >= 1

@@ -321,6 +321,15 @@ def match_edits(system: Sequence[Edit], gold: Sequence[Edit]) -> list[Edit]:
 
 RefEdit = tuple[str, int, int, str, str, int]   # (kind, start, end, original, correction, unchanged)
 _EPSILON = 0.001
+# The reference graph's transitive arcs grow with the lattice's density: a whole-sentence rewrite
+# with nothing in common with its source (a degenerate output, or text tokenised for another
+# language) makes millions, where m2scorer itself would not finish. Past this many, the sentence
+# is refused with a clear error instead (about 20 s of work on this machine).
+MAX_REFERENCE_ARCS = 1_000_000
+
+
+class ReferenceGraphTooLarge(Exception):
+    """The reference edit graph of one sentence passed ``MAX_REFERENCE_ARCS`` arcs."""
 _INF = float("inf")
 
 
@@ -368,9 +377,11 @@ class ReferenceGraph:
 
 
 def reference_graph(source: Sequence[str], hypothesis: Sequence[str],
-                    max_unchanged_words: int = MAX_UNCHANGED_WORDS) -> ReferenceGraph:
+                    max_unchanged_words: int = MAX_UNCHANGED_WORDS, max_arcs: int | None = None) -> ReferenceGraph:
     """Steps 1-3 of the reference behaviour (see the section comment). Time O(sum over nodes
-    of in-degree x out-degree) with the arcs; the reference code's is O(V^3)."""
+    of in-degree x out-degree) with the arcs; the reference code's is O(V^3). Raises
+    :class:`ReferenceGraphTooLarge` past ``max_arcs`` arcs (default ``MAX_REFERENCE_ARCS``)."""
+    limit = MAX_REFERENCE_ARCS if max_arcs is None else max_arcs
     source, hypothesis = tuple(source), tuple(hypothesis)
     end = (len(source), len(hypothesis))
     nodes: set[Node] = set()
@@ -402,6 +413,8 @@ def reference_graph(source: Sequence[str], hypothesis: Sequence[str],
                 if d < dist.get((i, j), _INF):
                     merged = _merge(e_ik, edits[(k, j)])
                     if merged[-1] <= max_unchanged_words:
+                        if len(edges) >= limit:
+                            raise ReferenceGraphTooLarge(len(edges))
                         edges.append((i, j))
                         dist[(i, j)] = d
                         edits[(i, j)] = merged

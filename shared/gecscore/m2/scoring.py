@@ -24,7 +24,7 @@ from gecscore.progress import bar
 from gecscore.m2.config import (DEFAULT_SEGMENTATION, MAX_LATTICE_CELLS, SEGMENTATIONS,
                                 PtM2Config)
 from gecscore.options import LEVELS
-from gecscore.m2.maxmatch import (MAX_UNCHANGED_WORDS, best_edit_sequence, build_lattice,
+from gecscore.m2.maxmatch import (MAX_UNCHANGED_WORDS, ReferenceGraphTooLarge, best_edit_sequence, build_lattice,
                                   match_edits, reference_edit_sequence, reference_graph)
 from gecscore.types import Edit, Gold, Tokens
 
@@ -217,6 +217,13 @@ def m2_candidates(gold: Sequence[Gold], hypotheses: Sequence[Sequence[str]],
             raise GecInputError(f"{len(sentence.source)} source x {len(hypothesis)} hypothesis tokens make a MaxMatch "
                                 f"lattice of {cells:,} cells (limit max_cells={max_cells:,}); split the line or raise "
                                 f"max_cells=", f"sentence {index + 1}")
-        candidates.append(maxmatch_candidates(sentence.source, tuple(hypothesis), gold_annotations(sentence),
-                                              max_unchanged_words, segmentation))
+        try:
+            candidates.append(maxmatch_candidates(sentence.source, tuple(hypothesis), gold_annotations(sentence),
+                                                  max_unchanged_words, segmentation))
+        except ReferenceGraphTooLarge as error:
+            raise GecInputError(f"{len(sentence.source)} source x {len(hypothesis)} hypothesis tokens make a reference "
+                                f"MaxMatch edit graph of more than {error.args[0]:,} arcs (m2scorer's algorithm would "
+                                f"not finish either: the hypothesis has little in common with its source); score this "
+                                f"output with segmentation='minimal', or split the line", f"sentence {index + 1}") \
+                from None
     return candidates
