@@ -117,3 +117,17 @@ def test_conll14_gleu_equals_the_reference_implementation():
         result = metric.score(prepared, read(CONLL14 / "systems" / f"{system}.txt"))
         assert result.score == pytest.approx(expected, abs=1e-10), system
         assert result["rounds"] == 500
+
+
+def test_tokens_are_cut_at_ascii_whitespace_only_as_the_official_script():
+    # the official compute_gleu (Python 2) splits byte strings: a non-breaking space stays inside
+    # a token (SEEDA's REF-M has some); str.split() would cut there and count other n-grams
+    import gecscore
+    from gecscore.strings import ascii_tokens
+
+    assert ascii_tokens("a\u00a0b  c\t d ") == ("a\u00a0b", "c", "d")
+    metric = gecscore.load("gleu")
+    source, reference = "the cat sat on a mat today .", "the cat sat on the mat today ."
+    glued = metric.compute([source], ["the cat sat on\u00a0the mat today ."], [[reference]]).score
+    assert glued == metric.compute([source], ["the cat sat onXthe mat today ."], [[reference]]).score
+    assert glued < metric.compute([source], [reference], [[reference]]).score

@@ -1,6 +1,8 @@
 """String measures several parts of the library use (one copy each)."""
 from __future__ import annotations
 
+import re
+
 
 def lcs_length(a: str, b: str) -> int:
     """Length of the longest common subsequence of ``a`` and ``b`` (bit-parallel: Allison and
@@ -20,3 +22,15 @@ def lcs_length(a: str, b: str) -> int:
         u = v & masks.get(ch, 0)
         v = ((v + u) | (v - u)) & full
     return len(a) - bin(v).count("1")
+
+
+# The whitespace Python 2 split byte strings on: what the reference scripts that read bytes
+# (the official GLEU, ieval.py) cut tokens at. A non-breaking space (U+00A0, SEEDA's REF-M has
+# some) or another Unicode space stays inside a token there; str.split() would cut at it.
+ASCII_WHITESPACE = " \t\n\r\x0b\x0c"
+
+
+def ascii_tokens(text: str) -> tuple[str, ...]:
+    """The tokens of ``text`` split on ASCII whitespace only, as a Python 2 byte string's
+    ``split()``: runs of whitespace are one separator, leading and trailing ones are dropped."""
+    return tuple(token for token in re.split(f"[{re.escape(ASCII_WHITESPACE)}]+", text) if token)

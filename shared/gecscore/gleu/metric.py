@@ -16,6 +16,7 @@ import numpy as np
 from gecscore.gleu.config import GleuConfig
 from gecscore.gleu.scorer import gleu, gleu_of_rounds, n_stats, reference_draws, sentence_stats
 from gecscore.metric import Metric, Predictions, Prepared, Result
+from gecscore.strings import ascii_tokens
 from gecscore.types import Edit, Gold, GoldCorpus, Target
 
 
@@ -42,16 +43,17 @@ class GleuMetric(Metric[GleuConfig]):
         sources, _, references = inputs.parallel(sources, None, references)
         sentences = []
         for number, (source, refs) in enumerate(zip(sources, references), start=1):
-            src = tuple(source.split())
-            annotations = {k: (() if tuple(ref.split()) == src else
-                               (Edit(0, len(src), tuple(ref.split()), "TEXT"),)) for k, ref in enumerate(refs)}
+            src = ascii_tokens(source)
+            annotations = {k: (() if ascii_tokens(ref) == src else
+                               (Edit(0, len(src), ascii_tokens(ref), "TEXT"),)) for k, ref in enumerate(refs)}
             sentences.append(Gold(src, annotations, 0, str(number)))
         return self.prepare(GoldCorpus(tuple(sentences), "text"))
 
     def _score(self, prepared: Prepared, predictions: Predictions, work: dict[str, Any]) -> Result:
         predictions = self.checked_predictions(prepared, predictions)
         if predictions and not isinstance(predictions[0], Target):
-            predictions = [Target(tuple(line.split()), ()) for line in self.tokens_of(predictions)]
+            # tokens cut at ASCII whitespace only, as the official script (Python 2, bytes) cuts them
+            predictions = [Target(ascii_tokens(line), ()) for line in self.tokens_of(predictions)]
         hyps = [tuple(p.tokens) for p in predictions]
         order = self.config.order
         references = prepared.state["references"]

@@ -18,6 +18,7 @@ from gecscore.imeasure.config import IMeasureConfig
 from gecscore.imeasure.scorer import (WasCounts, aspect_scores, count_combinations, error_options, prepared_candidates,
                                       result_values, score_imeasure, sentence_records, vector_of)
 from gecscore.metric import Metric, Predictions, Prepared, Result
+from gecscore.strings import ascii_tokens
 from gecscore.types import GoldCorpus, Target
 
 
@@ -39,7 +40,7 @@ class IMeasureMetric(Metric):
         if isinstance(predictions[0], Target):
             hypotheses = [p.tokens for p in predictions]
         else:
-            hypotheses = [tuple(line.split()) for line in self.tokens_of(predictions)]
+            hypotheses = [ascii_tokens(line) for line in self.tokens_of(predictions)]   # as ieval.py (bytes) cuts them
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             detail = score_imeasure(list(prepared.gold.sentences), hypotheses, c)
