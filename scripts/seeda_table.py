@@ -155,8 +155,11 @@ Why the other cells differ (each measured with the variants above):
 - **M2** reproduces every system with our default (``segmentation="reference"``, m2scorer 3.2's).
   The former default ``minimal`` differed on REF-F (47.49): on fluent rewrites it chooses other
   edits among equally good sequences, and m2scorer's count is the one published.
-- **SentM2, REF-F** (48.99 published, 48.93 ours): docs/oracles.md compares our SentM2 with
-  the PT-M2 reference code's (`--base sentm2 --scorer self`) sentence by sentence.
+- **SentM2, REF-F** (48.99 published, 48.93 ours): m2scorer 3.2's own per-annotator counts for
+  REF-F (equal to ours on every sentence, docs/oracles.md) put through the PT-M2 reference's
+  sentence formula give 48.93 too, and the PT-M2 reference code equals our SentM2 on every SEEDA
+  system it was run on: the published cell was not computed from this output and gold with
+  either reference (SEEDA does not say how it was).
 - **ERRANT and SentERRANT**: no variant reproduces the column. Against the ERRANT-typed gold
   (`conll14.errant.m2`) the cells come within 0.2 points (GPT-3.5 1.4), against the official gold
   within 2-5 points: the published column used the ERRANT-typed references, and the remaining gap
@@ -170,7 +173,8 @@ Why the other cells differ (each measured with the variants above):
 - **GLEU**: 9 of 15 equal; the other 6 differ by 0.01 point, with either random draw (the
   official script's Python 2 draws or Python 3's): GLEU averages 500 rounds of random reference
   choices, and the published run's draws are not reproducible from what was published. Our GLEU
-  equals the official script on every input of docs/oracles.md.
+  equals the official script on every input of docs/oracles.md (REF-M since tokens are cut at
+  ASCII whitespace only, as the script does: REF-M has non-breaking spaces).
 """
 
 
