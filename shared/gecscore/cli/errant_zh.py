@@ -42,6 +42,39 @@ def edits_of(path: str, extractor):
             for s, targets in zip(sources, para.targets)]
 
 
+def expected_of(path: str):
+    """What a parallel -hyp file is checked against: the -ref file's sources (and its ids when
+    it is parallel)."""
+    from gecscore.io.hypotheses import ExpectedLines
+
+    if is_m2(path):
+        from gecscore.lang.zh.m2 import read_gold
+
+        return ExpectedLines(tuple(read_gold(path).sources), None, f"the reference {path}")
+    from gecscore.io.para import read_para
+
+    para = read_para(path)
+    return ExpectedLines(para.sources, para.ids, f"the reference {path}")
+
+
+def hypothesis_edits(path: str, ref_path: str, extractor):
+    """The -hyp file's edits: a char-level M2 file's, or those ChERRANT extracts from a parallel
+    file against its own sources, the file read by the one hypothesis reader (ids and sources
+    matched against the -ref file's)."""
+    from gecscore.io.hypotheses import PARALLEL_LINE, read_hypotheses
+    from gecscore.m2.cherrant_compare import annotation_edits, read_edits
+
+    if is_m2(path):
+        return read_edits(path)
+    hyp = read_hypotheses(path, expected_of(ref_path))
+    if hyp.format != "parallel":
+        raise GecInputError(f"plain text: --lang zh reads ChERRANT's parallel files ({PARALLEL_LINE}) or "
+                            "char-level M2 as -hyp", path)
+    sources = extractor.tokenize(hyp.sources)
+    return [annotation_edits(tuple(extractor.annotate(s, t) for t in extractor.tokenize_targets((p,))))
+            for s, p in zip(sources, hyp.predictions)]
+
+
 def run_zh(args: argparse.Namespace) -> int:
     from gecscore.m2.cherrant_compare import compare
     from gecscore.lang.zh.extractor import ZhCharExtractor
@@ -54,7 +87,7 @@ def run_zh(args: argparse.Namespace) -> int:
         raise GecInputError("--lang zh takes one -ref file (a parallel file holds every reference)")
     options = CompareOptions(args.beta, args.mode, args.single, args.multi, frozenset(args.filt))
     extractor = ZhCharExtractor(progress=False)
-    result = compare(edits_of(args.hyp, extractor), edits_of(args.ref[0], extractor), options)
+    result = compare(hypothesis_edits(args.hyp, args.ref[0], extractor), edits_of(args.ref[0], extractor), options)
     if args.json:
         print(json_text({"metric": "errant", "lang": "zh", **result.as_dict(args.cat)}))
     else:

@@ -88,26 +88,29 @@ def read_systems(args: argparse.Namespace, prepared) -> list[tuple[str, list]]:
         raise GecInputError("give the system output: --hyp HYP.txt")
     if len(set(args.hyp)) < len(args.hyp):
         raise GecInputError("a --hyp file is given twice")
-    against = "the source" if args.src else "the gold"
-    return [(path, hypothesis_lines(path, prepared, against)) for path in args.hyp]
+    expected = expected_lines(args, prepared)
+    return [(path, hypothesis_lines(path, expected)) for path in args.hyp]
 
 
-def hypothesis_lines(path: str, prepared, against: str) -> list[str]:
-    """The predictions of a --hyp file: plain lines, or a parallel file's prediction column
-    (``id<TAB>source<TAB>prediction``, every line with at least two tabs)."""
-    from gecscore.io.text import check_line_count, read_lines
+def expected_lines(args: argparse.Namespace, prepared) -> "ExpectedLines":
+    """What every --hyp file is checked against: the prepared gold's sources, and the ids of a
+    --para gold (see :mod:`gecscore.io.hypotheses`)."""
+    from gecscore.io.hypotheses import ExpectedLines
 
-    lines = read_lines(path)
-    if lines and all(line.count("\t") >= 2 for line in lines if line.strip()):
-        from gecscore.io.para import parse_para
+    ids = None
+    if getattr(args, "para", None):
+        from gecscore.io.para import read_para
 
-        para = parse_para(lines, path)
-        if len(para) != len(prepared):
-            raise GecInputError(f"{len(para)} sentences but {against} has {len(prepared)}", path)
-        if any(len(targets) != 1 for targets in para.targets):
-            raise GecInputError("a parallel hypothesis file has one prediction a line", path)
-        return [targets[0] for targets in para.targets]
-    return list(check_line_count(path, lines, len(prepared), against))
+        ids = read_para(args.para).ids
+    return ExpectedLines(tuple(prepared.gold.sources), ids, "the source" if args.src else "the gold")
+
+
+def hypothesis_lines(path: str, expected) -> list[str]:
+    """The predictions of a --hyp file: plain lines, or a parallel file's prediction column,
+    read by the one hypothesis reader (:func:`gecscore.io.hypotheses.read_hypotheses`)."""
+    from gecscore.io.hypotheses import read_hypotheses
+
+    return list(read_hypotheses(path, expected).predictions)
 
 
 def read_predictions(args: argparse.Namespace, prepared) -> list:
@@ -131,7 +134,7 @@ def read_predictions(args: argparse.Namespace, prepared) -> list:
         raise GecInputError("give the system output: --hyp HYP.txt" + ("" if hyp_m2 is None else " or --hyp-m2 HYP.m2"))
     if len(args.hyp) != 1:
         raise GecInputError("this command scores one system: give one --hyp file")
-    return hypothesis_lines(args.hyp[0], prepared, "the source" if args.src else "the gold")
+    return hypothesis_lines(args.hyp[0], expected_lines(args, prepared))
 
 
 def write_json_lines(path: str, records: Iterable[dict]) -> None:

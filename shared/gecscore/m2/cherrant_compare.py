@@ -100,14 +100,17 @@ def score_para_files(hyp_path: str | Path, ref_path: str | Path, *, beta: float 
                      strategy: str = "all", simplified: bool = True, **kwargs) -> CompareResult:
     """ChERRANT's char-level score of a prediction file against a reference file, both parallel
     (what ``parallel_to_m2.py`` on each, then ``compare_m2_for_evaluation.py``, print). Each
-    side's edits are taken against its own file's sources, as ChERRANT does."""
+    side's edits are taken against its own file's sources, as ChERRANT does; the prediction
+    file's ids and sources must be the reference's (:mod:`gecscore.io.hypotheses`)."""
+    from gecscore.io.hypotheses import PARALLEL_LINE, ExpectedLines, read_hypotheses
     from gecscore.io.para import read_para
 
     extractor = ZhCharExtractor(strategy=strategy, simplified=simplified, progress=False)
     gold = gold_from_para(ref_path, extractor=extractor)
-    hyp = read_para(hyp_path)
-    if len(hyp) != len(gold.annotations):
-        raise GecInputError(f"{len(hyp)} lines but the reference {ref_path} has {len(gold.annotations)}",
-                            str(hyp_path))
-    annotations = hypothesis_annotations(extractor.tokenize(hyp.sources), hyp.targets, extractor=extractor)
+    reference = read_para(ref_path)
+    hyp = read_hypotheses(hyp_path, ExpectedLines(reference.sources, reference.ids, f"the reference {ref_path}"))
+    if hyp.format != "parallel":
+        raise GecInputError(f"plain text: the prediction file is parallel ({PARALLEL_LINE})", str(hyp_path))
+    annotations = hypothesis_annotations(extractor.tokenize(hyp.sources), [(p,) for p in hyp.predictions],
+                                         extractor=extractor)
     return cherrant_score(gold, annotations, CompareOptions(beta=beta), **kwargs)

@@ -88,6 +88,14 @@ class RefSet:
     def sources(self) -> list[str]:
         return [" ".join(s.source) for s in self.sentences]
 
+    def expected_lines(self) -> "ExpectedLines":
+        """What a system output file is checked against: the sources, and the ids when the set
+        came from a parallel file (:mod:`gecscore.io.hypotheses`)."""
+        from gecscore.io.hypotheses import ExpectedLines
+
+        ids = tuple(s.id for s in self.sentences) if self.options.get("gold") == "para" else None
+        return ExpectedLines(tuple(self.sources), ids, f"the reference set {self.name}")
+
     def references(self) -> Iterator[tuple[Target, ...]]:
         for sentence in self.sentences:
             yield sentence.targets()
@@ -211,4 +219,7 @@ def refset_from_para(path: str | Path, lang: str = "en", tokenize: bool = False)
     gold = gold_of(profile_for(lang), list(para.sources), [list(t) for t in para.targets], tokenize)
     options = {"gold": "para", "origin": gold.origin, "lang": lang,
                **{f"extracted_by.{k}": v for k, v in gold.extracted_by}}
-    return RefSet(Path(path).name, gold.sentences, options)
+    # each sentence keeps its id and line in the file: a parallel system output is matched by id
+    sentences = tuple(replace(sentence, id=id_, line=line)
+                      for sentence, id_, line in zip(gold.sentences, para.ids, para.lines))
+    return RefSet(Path(path).name, sentences, options)

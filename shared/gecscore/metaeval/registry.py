@@ -327,20 +327,11 @@ class SystemData:
     def lines(self, refs: ReferenceData) -> list[str]:
         """The hypothesis sentences (from the text file, else rebuilt from the M2 edits)."""
         def load() -> list[str]:
-            if self.text_path is not None:
-                from gecscore.io.text import read_lines
+            if self.text_path is not None:   # plain or parallel, checked by the one reader
+                from gecscore.io.hypotheses import read_hypotheses
 
-                lines = read_lines(self.text_path)
-                if lines and all(line.count("\t") >= 2 for line in lines if line.strip()):
-                    from gecscore.io.para import parse_para   # a parallel file: its prediction column
-
-                    lines = [targets[0] for targets in parse_para(lines, str(self.text_path)).targets]
-            else:
-                lines = [" ".join(t.tokens) for t in self.predictions(refs)]
-            if len(lines) != len(refs.refset):
-                raise GecInputError(f"{len(lines)} lines but the reference set {refs.refset.name} has "
-                                    f"{len(refs.refset)} sentences", str(self.text_path))
-            return lines
+                return list(read_hypotheses(self.text_path, refs.refset.expected_lines()).predictions)
+            return [" ".join(t.tokens) for t in self.predictions(refs)]
         return self.cached("lines", load)
 
 
