@@ -103,8 +103,9 @@ def cluster(folder: Path, workers: dict[str, list[str]]):
                                     "--no-nanny", "--host", "127.0.0.1", "--no-dashboard", "--death-timeout", "60",
                                     *extra], folder / f"{name}.log")
             processes.append(started[name])
-        with distributed.Client(address, timeout=START_S, set_as_default=False) as client:
-            client.wait_for_workers(len(workers), timeout=START_S)
+        if workers:
+            with distributed.Client(address, timeout=START_S, set_as_default=False) as client:
+                client.wait_for_workers(len(workers), timeout=START_S)
         yield Cluster(address, scheduler, started)
     finally:
         for process in reversed(processes):
@@ -256,3 +257,114 @@ def test_conll14_on_a_cluster_with_a_worker_killed(tmp_path, monkeypatch):
     # the survivor did all but the one task whose result had already arrived from w1, if any
     assert list(states) == ["w0"] and states["w0"][0]["tasks"] >= 12
     assert as_json(on_dask) == as_json(local)
+
+
+# ---------------------------------------------------------------- a cluster that fails (issue 32, item 4)
+
+BOUND_S = 60.0   # what "ends" means: before this fix a silent listener never ended, a closed port took 36 s
+
+
+def test_a_scheduler_address_needs_scheme_host_and_port():
+    for bad in ("tcp://", "tcp://127.0.0.1", "tcp://127.0.0.1:", "tcp://:8786", "tcp://h:0", "tcp://h:70000",
+                "foo://h:8786"):
+        with pytest.raises(GecInputError, match="--scheduler"):
+            leaderboard_dask.parse_scheduler(bad)
+    assert leaderboard_dask.parse_scheduler("tls://[::1]:8786") == ("address", "tls://[::1]:8786")
+
+
+@contextlib.contextmanager
+def _silent_listener():
+    """A port that accepts connections and never answers (not a Dask scheduler)."""
+    import socket
+
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(8)
+        yield f"tcp://127.0.0.1:{listener.getsockname()[1]}"
+
+
+def _closed_port() -> str:
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return f"tcp://127.0.0.1:{probe.getsockname()[1]}"
+
+
+@pytest.mark.parametrize("kind", ["closed port", "silent listener", "no port"])
+def test_an_unreachable_scheduler_ends_in_the_connect_timeout_with_one_line(kind, tiny, capsys):
+    from gecscore.cli import main
+
+    root, _, _ = tiny
+    out = root / f"out-{kind.replace(' ', '-')}"
+    with contextlib.ExitStack() as stack:
+        address = {"closed port": _closed_port, "no port": lambda: "tcp://127.0.0.1",
+                   "silent listener": lambda: stack.enter_context(_silent_listener())}[kind]()
+        started = time.monotonic()
+        status = main(["leaderboard", "--m2", str(root / "gold.m2"), "--systems", str(root / "systems"),
+                       "--metrics", "m2-corpus", "--out", str(out), "--scheduler", address, "--connect-timeout", "2"])
+        elapsed = time.monotonic() - started
+    err = capsys.readouterr().err
+    assert status == 2 and err.count("\n") == 1 and "--scheduler" in err, err
+    assert elapsed < BOUND_S
+    assert not out.exists()
+
+
+def test_a_scheduler_without_workers_and_a_bad_timeout_are_refused(tiny, tmp_path, capsys):
+    from gecscore.cli import main
+
+    root, refset, systems = tiny
+    assert main(["leaderboard", "--m2", str(root / "gold.m2"), "--systems", str(root / "systems"),
+                 "--connect-timeout", "0", "--scheduler", "local:1"]) == 2
+    assert "--connect-timeout" in capsys.readouterr().err
+    assert main(["leaderboard", "--m2", str(root / "gold.m2"), "--systems", str(root / "systems"),
+                 "--connect-timeout", "3"]) == 2
+    assert "give --scheduler" in capsys.readouterr().err
+    with cluster(tmp_path, {}) as c:   # a scheduler, no worker
+        with pytest.raises(leaderboard_dask.ClusterError, match="no worker"):
+            run_leaderboard(refset, systems, ["m2-corpus"], progress=False, scheduler=c.address, connect_timeout=2)
+
+
+def test_losing_every_worker_mid_run_is_one_line_status_4_and_out_untouched(tmp_path, monkeypatch, capsys):
+    """The only worker is killed as the first result arrives: the scattered reference set and
+    the pending tasks are gone. The run stops with one line and status 4, ``--out`` as it was."""
+    from gecscore.cli import main
+
+    refset, _ = write_tiny_board(tmp_path)
+    systems = tmp_path / "many"
+    systems.mkdir()
+    for k in range(60):   # enough tasks that some are pending when the first result arrives
+        (systems / f"S{k:02d}.txt").write_text((tmp_path / "systems" / "HALF.txt").read_text())
+    out = tmp_path / "out"
+    with cluster(tmp_path, {"w0": []}) as c:
+        collect = leaderboard_dask.collect
+
+        def collect_then_kill(rows, *args):
+            if c.workers["w0"].poll() is None:
+                os.kill(c.workers["w0"].pid, signal.SIGKILL)
+                c.workers["w0"].wait(10)
+            return collect(rows, *args)
+
+        monkeypatch.setattr(leaderboard_dask, "collect", collect_then_kill)
+        status = main(["leaderboard", "--m2", str(tmp_path / "gold.m2"), "--systems", str(systems),
+                       "--metrics", "m2-corpus", "--out", str(out), "--scheduler", c.address,
+                       "--connect-timeout", "3", "--quiet"])
+    err = capsys.readouterr().err
+    assert status == 4 and err.count("\n") == 1 and "Nothing was written" in err, err
+    assert not out.exists()
+
+
+def test_pending_tasks_with_no_worker_left_end_after_the_connect_timeout(tmp_path):
+    """A task that is not lost (no scattered data) but has no worker to run on: Dask would wait
+    for one without end; the run stops after ``connect_timeout`` seconds without any worker."""
+    with cluster(tmp_path, {"w0": []}) as c:
+        with distributed.Client(c.address, timeout=START_S, set_as_default=False) as client:
+            future = client.submit(time.sleep, 120, pure=False)
+            deadline = time.monotonic() + START_S
+            while not client.processing().get(next(iter(client.scheduler_info()["workers"]))):
+                assert time.monotonic() < deadline
+                time.sleep(0.1)
+            os.kill(c.workers["w0"].pid, signal.SIGKILL)
+            c.workers["w0"].wait(10)
+            with pytest.raises(leaderboard_dask.ClusterError, match="no worker for 2 s"):
+                list(leaderboard_dask.finished(client, [future], 2))

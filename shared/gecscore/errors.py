@@ -47,6 +47,16 @@ class UnknownOptionError(GecOptionError, TypeError):
         super().__init__(option, f"unknown option for {what}{hint}; known: {', '.join(known)}")
 
 
+class ClusterError(RuntimeError):
+    """The Dask cluster of a leaderboard run could not be reached (``reached=False``: a set-up
+    error, status 2 on the command line) or could not finish the run (every worker lost: status
+    4). Nothing was written either way."""
+
+    def __init__(self, message: str, reached: bool = True):
+        self.reached = reached
+        super().__init__(message)
+
+
 class JudgeShortfallWarning(UserWarning):
     """An LLM judge failed on some sentences (their scores are left out) or on all of them (the
     score is None); the command line exits with status 3 in the second case."""

@@ -19,7 +19,7 @@ import sys
 import warnings
 
 from gecscore.version import __version__
-from gecscore.errors import GecInputError, GecOptionError, MissingModelError
+from gecscore.errors import ClusterError, GecInputError, GecOptionError, MissingModelError
 from gecscore.judge.types import JudgeError
 from gecscore.progress import log_plain_lines, silence
 
@@ -94,6 +94,9 @@ def main(argv: list[str] | None = None) -> int:
     except GecOptionError as error:
         print(f"gecscore {args.command}: error: {in_cli_vocabulary(error.for_cli(), flags)}", file=sys.stderr)
         return 2
+    except ClusterError as error:   # docs/leaderboard_dask.md: 2 unreachable, 4 lost mid-run
+        print(f"gecscore {args.command}: error: {in_cli_vocabulary(str(error), flags)}", file=sys.stderr)
+        return 4 if error.reached else 2
     except (GecInputError, MissingModelError, JudgeError, ValueError) as error:
         print(f"gecscore {args.command}: error: {in_cli_vocabulary(str(error), flags)}", file=sys.stderr)
         return 2

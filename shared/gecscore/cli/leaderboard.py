@@ -76,6 +76,9 @@ def register(subparsers) -> None:
     parser.add_argument("--scheduler", metavar="ADDRESS",
                         help="score on a Dask cluster instead of --jobs: tcp://HOST:PORT (a running scheduler) or "
                              "local:N (N local worker processes); needs the dask extra (docs/leaderboard_dask.md)")
+    parser.add_argument("--connect-timeout", type=float, default=None, metavar="SECONDS",
+                        help="with --scheduler: reach the scheduler, and find a worker, within SECONDS; a run left "
+                             "without any worker that long stops with status 4 (default 10)")
     from gecscore.cli.options import add_option_flag
 
     language = parser.add_argument_group("language (every configuration with text input)")
@@ -139,6 +142,17 @@ def _run(args: argparse.Namespace) -> int:
         raise GecInputError("give the gold as --m2 GOLD.m2, --para GOLD.txt or --refset NAME")
     if args.scheduler and args.jobs != 1:
         raise GecInputError("give --jobs (processes here) or --scheduler (a Dask cluster), not both")
+    if args.connect_timeout is not None:
+        if not args.scheduler:
+            raise GecInputError("--connect-timeout is for a Dask cluster: give --scheduler too")
+        from gecscore.metaeval.leaderboard_dask import check_connect_timeout
+
+        check_connect_timeout(args.connect_timeout)
+    if args.scheduler:   # a malformed or unreachable address fails now, before any data is read
+        from gecscore.metaeval.leaderboard_dask import DEFAULT_CONNECT_TIMEOUT_S, parse_scheduler, reach_scheduler
+
+        if parse_scheduler(args.scheduler)[0] == "address":
+            reach_scheduler(args.scheduler, args.connect_timeout or DEFAULT_CONNECT_TIMEOUT_S)
     if args.out:
         check_output_dir(args.out)  # fail now, not after the scoring
     if args.para:
@@ -166,7 +180,8 @@ def _run(args: argparse.Namespace) -> int:
                             bootstrap=args.bootstrap, seed=args.seed, options=options, judgments=judgments,
                             ties=args.sentence_ties, baseline=args.baseline, significance=significance,
                             window=args.window, aggregation=args.aggregation,
-                            sentence_systems=_sentence_systems(args.sentence_set, systems), scheduler=args.scheduler)
+                            sentence_systems=_sentence_systems(args.sentence_set, systems), scheduler=args.scheduler,
+                            connect_timeout=args.connect_timeout)
     for name, reason in board.unavailable.items():
         print(f"{name}: {reason}", file=sys.stderr)
     if args.out:

@@ -190,16 +190,19 @@ def _score_in_main(systems: Sequence[SystemSource]) -> Iterator[tuple[str, dict[
 
 def score_systems(refset: RefSet, systems: Sequence[SystemSource], configs: Sequence[MetricConfig],
                   jobs: int = 1, progress: bool = True, run: RunWide | None = None,
-                  scheduler: str | None = None) -> tuple[dict[str, dict[str, SystemScore]], dict[str, float]]:
+                  scheduler: str | None = None, connect_timeout: float | None = None
+                  ) -> tuple[dict[str, dict[str, SystemScore]], dict[str, float]]:
     """``{system: {config: SystemScore}}`` and the seconds spent on each system; with
     ``scheduler`` (``tcp://HOST:PORT`` or ``local:N``) on a Dask cluster instead of ``jobs``
-    processes (:mod:`gecscore.metaeval.leaderboard_dask`)."""
+    processes (:mod:`gecscore.metaeval.leaderboard_dask`; ``connect_timeout`` in seconds,
+    default :data:`~gecscore.metaeval.leaderboard_dask.DEFAULT_CONNECT_TIMEOUT_S`)."""
     import os
 
     if scheduler is not None:
-        from gecscore.metaeval.leaderboard_dask import score_on_cluster
+        from gecscore.metaeval.leaderboard_dask import DEFAULT_CONNECT_TIMEOUT_S, score_on_cluster
 
-        return score_on_cluster(refset, systems, configs, scheduler, progress, run)
+        return score_on_cluster(refset, systems, configs, scheduler, progress, run,
+                                connect_timeout or DEFAULT_CONNECT_TIMEOUT_S)
     run = run or RunWide()
     results: dict[str, dict[str, SystemScore]] = {s.name: {} for s in systems}
     seconds: dict[str, float] = dict.fromkeys(results, 0.0)
@@ -410,7 +413,8 @@ def run_leaderboard(refset: RefSet, systems: Sequence[SystemSource], metrics: Se
                     judgments: Mapping[str, Sequence[Judgment]] | None = None, ties: str = "neutral",
                     baseline: str | None = None, significance: SignificanceConfig | None = None,
                     window: int = 0, aggregation: str = "mean",
-                    sentence_systems: Sequence[str] | None = None, scheduler: str | None = None) -> Leaderboard:
+                    sentence_systems: Sequence[str] | None = None, scheduler: str | None = None,
+                    connect_timeout: float | None = None) -> Leaderboard:
     """Score ``systems`` with the configurations matching ``metrics`` (all available if None);
     correlate with ``human`` rankings and bootstrap if asked. ``options``: the run-wide options
     (the similarity model, resolved here once, and the judge) that configurations take where
@@ -430,7 +434,8 @@ def run_leaderboard(refset: RefSet, systems: Sequence[SystemSource], metrics: Se
     the correlations. ``sentence_systems``: only these systems in the sentence-level
     meta-evaluation (e.g. a SEEDA set's, :func:`gecscore.metaeval.human.seeda_systems`).
     ``scheduler``: score on a Dask cluster (``tcp://HOST:PORT`` or ``local:N``) instead of
-    ``jobs`` local processes (:mod:`gecscore.metaeval.leaderboard_dask`)."""
+    ``jobs`` local processes (:mod:`gecscore.metaeval.leaderboard_dask`), reached within
+    ``connect_timeout`` seconds (default 10)."""
     from dataclasses import replace
 
     from gecscore.metaeval.registry import similarity_model
@@ -445,7 +450,7 @@ def run_leaderboard(refset: RefSet, systems: Sequence[SystemSource], metrics: Se
     if not systems:
         raise GecInputError("no systems to score")
     started = time.perf_counter()
-    scores, seconds = score_systems(refset, systems, configs, jobs, progress, run, scheduler)
+    scores, seconds = score_systems(refset, systems, configs, jobs, progress, run, scheduler, connect_timeout)
     run_options = dict(refset.options)
     if any(needs_of(c) == "similarity" for c in configs):
         run_options["similarity_model"] = run.similarity.get("model")

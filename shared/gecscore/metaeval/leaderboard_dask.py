@@ -42,7 +42,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, replace
 from typing import Any, Iterable, Iterator, Sequence
 
-from gecscore.errors import GecInputError
+from gecscore.errors import ClusterError, GecInputError
 from gecscore.extras import require
 from gecscore.metaeval.refsets import RefSet
 from gecscore.metaeval.registry import (MetricConfig, ReferenceData, RunWide, SystemData, SystemScore,
@@ -59,16 +59,69 @@ Row = tuple[str, dict[str, SystemScore], float]   # (system, {config: score}, se
 
 # ---------------------------------------------------------------- the scheduler argument
 
+DEFAULT_CONNECT_TIMEOUT_S = 10.0     # --connect-timeout: reach the scheduler, or find a worker, within it
+SCHEMES = ("tcp", "tls", "ws", "wss", "ucx")   # distributed's network schemes
+_POLL_S = 1.0                        # how often a run waiting for results checks that workers are left
+_WAIT_S = 0.05                       # how long it sleeps when no result is ready
+
+
 def parse_scheduler(spec: str) -> tuple[str, int | str]:
-    """``("local", N)`` for ``local:N``, ``("address", spec)`` for ``SCHEME://HOST:PORT``."""
+    """``("local", N)`` for ``local:N``, ``("address", spec)`` for ``SCHEME://HOST:PORT``
+    (the port is required: without it the client would try Dask's default one and hang in its
+    destructor)."""
     if spec.startswith("local:"):
         count = spec.partition(":")[2]
         if not count.isdigit() or int(count) < 1:
             raise GecInputError(f"--scheduler {spec!r}: write local:N with N >= 1 worker processes")
         return "local", int(count)
-    if "://" in spec:
+    scheme, sep, rest = spec.partition("://")
+    if sep:
+        host, colon, port = rest.rpartition(":")
+        if scheme not in SCHEMES:
+            raise GecInputError(f"--scheduler {spec!r}: unknown scheme {scheme!r} (one of {', '.join(SCHEMES)})")
+        if not colon or not host.strip("[]") or not port.isdigit() or not 0 < int(port) < 65536:
+            raise GecInputError(f"--scheduler {spec!r}: expected {scheme}://HOST:PORT with a port from 1 to 65535 "
+                                "(a Dask scheduler listens on 8786 by default)")
         return "address", spec
     raise GecInputError(f"--scheduler {spec!r}: expected tcp://HOST:PORT (a running Dask scheduler) or local:N")
+
+
+def check_connect_timeout(seconds: float) -> float:
+    if not seconds > 0 or seconds == float("inf"):
+        raise GecInputError(f"--connect-timeout {seconds}: give a positive number of seconds")
+    return float(seconds)
+
+
+def reach_scheduler(address: str, timeout: float) -> None:
+    """Ask ``address`` who it is, within ``timeout`` seconds: a closed port, a listener that
+    never answers (Dask's own client would wait for its handshake forever) or a peer that is
+    not a Dask scheduler (a worker's address, another service) is a :class:`ClusterError`
+    naming the address, before any client is made."""
+    import asyncio
+
+    _distributed()   # the extra's one-line error when it is not installed
+    from distributed.core import rpc
+
+    async def identity() -> dict:
+        peer = rpc(address, timeout=timeout)
+        try:
+            return await peer.identity()
+        finally:
+            await peer.close_rpc()
+
+    try:
+        info = asyncio.run(asyncio.wait_for(identity(), timeout))
+    except (TimeoutError, asyncio.TimeoutError):
+        raise ClusterError(f"--scheduler {address}: no Dask scheduler answered within {timeout:g} s "
+                           "(--connect-timeout)", reached=False) from None
+    except (OSError, ValueError, TypeError) as error:   # refused, unknown host, an answer that is not Dask's
+        raise ClusterError(f"--scheduler {address}: cannot reach a Dask scheduler: {error}", reached=False) from None
+    except Exception as error:   # noqa: BLE001 - whatever the peer answered, it was not a scheduler
+        raise ClusterError(f"--scheduler {address}: no Dask scheduler there ({type(error).__name__}: {error})",
+                           reached=False) from None
+    if not isinstance(info, dict) or info.get("type") != "Scheduler":
+        kind = info.get("type") if isinstance(info, dict) else type(info).__name__
+        raise ClusterError(f"--scheduler {address}: this is a Dask {kind}, not a scheduler", reached=False)
 
 
 def _distributed():
@@ -77,8 +130,12 @@ def _distributed():
 
 
 @contextlib.contextmanager
-def connect(spec: str) -> Iterator[Any]:
+def connect(spec: str, connect_timeout: float = DEFAULT_CONNECT_TIMEOUT_S) -> Iterator[Any]:
     """A Dask ``Client`` for ``spec``; a ``local:N`` cluster lives as long as the block.
+
+    A remote scheduler is asked who it is first (:func:`reach_scheduler`), then must have a
+    worker within ``connect_timeout`` seconds: every failure to reach it ends in that time with
+    a :class:`ClusterError`, never a traceback or a wait without end.
 
     The local cluster listens on 127.0.0.1 only, its HTTP endpoints on a free port (the
     default, 8787, may be another cluster's: Dask would warn and move); one thread per worker
@@ -87,7 +144,17 @@ def connect(spec: str) -> Iterator[Any]:
     distributed = _distributed()
     kind, value = parse_scheduler(spec)
     if kind == "address":
-        with distributed.Client(value, set_as_default=False) as client:
+        reach_scheduler(value, connect_timeout)
+        try:
+            client = distributed.Client(value, set_as_default=False, timeout=connect_timeout)
+        except (OSError, TimeoutError) as error:
+            raise ClusterError(f"--scheduler {value}: {error}", reached=False) from None
+        with client:
+            try:
+                client.wait_for_workers(1, timeout=connect_timeout)
+            except (TimeoutError, OSError):
+                raise ClusterError(f"--scheduler {value}: the scheduler has no worker (none joined within "
+                                   f"{connect_timeout:g} s, --connect-timeout)") from None
             yield client
         return
     with distributed.LocalCluster(n_workers=value, threads_per_worker=1, processes=True, host="127.0.0.1",
@@ -202,16 +269,19 @@ def model_pass(refs: ReferenceData, configs: Sequence[MetricConfig], sources: Se
 # ---------------------------------------------------------------- in the client
 
 def score_on_cluster(refset: RefSet, systems: Sequence, configs: Sequence[MetricConfig], scheduler: str,
-                     progress: bool = True, run: RunWide | None = None
+                     progress: bool = True, run: RunWide | None = None,
+                     connect_timeout: float = DEFAULT_CONNECT_TIMEOUT_S
                      ) -> tuple[dict[str, dict[str, SystemScore]], dict[str, float]]:
     """``{system: {config: SystemScore}}`` and the seconds spent on each system, scored on the
-    Dask cluster ``scheduler`` (see the module's docstring)."""
+    Dask cluster ``scheduler`` (see the module's docstring). A cluster that cannot be reached,
+    or that is left without a worker for ``connect_timeout`` seconds mid-run, is a
+    :class:`ClusterError`."""
     run = run or RunWide()
     results: dict[str, dict[str, SystemScore]] = {s.name: {} for s in systems}
     seconds: dict[str, float] = dict.fromkeys(results, 0.0)
     model = [c for c in configs if scored_together(c)]
     others = [c for c in configs if c not in model]
-    with connect(scheduler) as client:
+    with connect(scheduler, connect_timeout) as client:
         model_on_cluster = bool(model) and has_resource(client, GPU)
         passes = (len(others) > 0) + (len(model) > 0)
         bar = progress_bar(total=len(systems) * passes, desc=f"scoring systems on {refset.name} ({scheduler})",
@@ -221,8 +291,7 @@ def score_on_cluster(refset: RefSet, systems: Sequence, configs: Sequence[Metric
             futures = submit_all(client, refset, systems, others, model if model_on_cluster else [], run)
             if model and not model_on_cluster:   # here, while the cluster scores the rest
                 collect(model_pass(_local_refs(refset, run, progress), model, systems), results, seconds, bar)
-            for future in _distributed().as_completed(futures, loop=client.loop):
-                rows = future.result()   # a task's exception is raised here
+            for rows in finished(client, futures, connect_timeout):
                 collect(rows if isinstance(rows, list) else [rows], results, seconds, bar)
         finally:
             if futures:    # nothing left running on the cluster after an error or an interruption
@@ -246,6 +315,51 @@ def submit_all(client, refset: RefSet, systems: Sequence, others: Sequence[Metri
         futures.append(client.submit(model_pass_task, shared, key, list(model), quiet, list(systems),
                                      resources={GPU: 1}, pure=False))
     return futures
+
+
+def finished(client, futures: Sequence, connect_timeout: float) -> Iterator[Any]:
+    """Each future's result as it completes (a task's own exception is raised as it is). A
+    task the cluster lost (its data or every worker gone: Dask cancels it, or gives up after
+    ``allowed-failures`` deaths) is a :class:`ClusterError`; so is a cluster without any
+    worker for ``connect_timeout`` seconds while results are pending (Dask would wait for one
+    without end)."""
+    from concurrent.futures import CancelledError
+
+    distributed = _distributed()
+    lost = (CancelledError, distributed.client.FutureCancelledError, distributed.KilledWorker)
+    arriving = distributed.as_completed(futures, loop=client.loop)
+    alone_since: float | None = None
+    checked = time.monotonic()
+    while not arriving.is_empty():
+        if arriving.has_ready():
+            for future in arriving.next_batch(block=False):
+                try:
+                    yield future.result()
+                except lost as error:
+                    raise ClusterError(f"the cluster lost a task ({type(error).__name__}: {error}); its workers died "
+                                       "or left. Nothing was written: run again when the cluster has workers") from None
+            alone_since = None
+            continue
+        time.sleep(_WAIT_S)
+        if time.monotonic() - checked < _POLL_S:
+            continue
+        checked = time.monotonic()
+        if _worker_count(client):
+            alone_since = None
+        elif alone_since is None:
+            alone_since = checked
+        elif checked - alone_since > connect_timeout:
+            raise ClusterError(f"the cluster has had no worker for {connect_timeout:g} s (--connect-timeout) with "
+                               f"{arriving.count()} task(s) pending. Nothing was written")
+
+
+def _worker_count(client) -> int:
+    try:
+        return len(client.scheduler_info(n_workers=-1)["workers"])
+    except TypeError:   # older releases: no such argument, all listed
+        return len(client.scheduler_info()["workers"])
+    except (OSError, TimeoutError):   # the scheduler itself is gone
+        return 0
 
 
 def _local_refs(refset: RefSet, run: RunWide, progress: bool) -> ReferenceData:
