@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pytest
 
+from waiting import HANG_GUARD_S, wait_until
+
 from gecscore.cli import main
 from gecscore.metaeval import report
 from gecscore.metaeval.leaderboard import discover_systems, run_leaderboard
@@ -97,13 +99,14 @@ def test_signal_stops_workers_and_keeps_the_previous_output(data, signum, to_gro
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                env={**os.environ, "PYTHONPATH": str(SRC)}, start_new_session=True)
     try:
-        deadline = time.monotonic() + 60
         workers: set[int] = set()
-        while time.monotonic() < deadline and process.poll() is None:
+
+        def started() -> bool:
+            nonlocal workers
             workers = children(process.pid)
-            if len(workers) >= 2:
-                break
-            time.sleep(0.05)
+            return len(workers) >= 2 or process.poll() is not None
+
+        wait_until(started, "the two workers start")
         assert len(workers) >= 2, "the workers never started"
         time.sleep(1.0)  # let them get busy scoring
         assert process.poll() is None, "the run finished before it could be interrupted"
@@ -112,7 +115,7 @@ def test_signal_stops_workers_and_keeps_the_previous_output(data, signum, to_gro
             os.killpg(process.pid, signum)
         else:
             os.kill(process.pid, signum)
-        stdout, stderr = process.communicate(timeout=30)
+        stdout, stderr = process.communicate(timeout=HANG_GUARD_S)   # the event: it exits
         stopped = time.monotonic() - sent
     finally:
         if process.poll() is None:
@@ -120,10 +123,7 @@ def test_signal_stops_workers_and_keeps_the_previous_output(data, signum, to_gro
             process.wait()
     assert process.returncode == 128 + signum, stderr
     assert f"stopped by {signum.name}" in stderr and "Traceback" not in stderr
-    deadline = time.monotonic() + 5
-    while any(alive(pid) for pid in workers) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert not [pid for pid in workers if alive(pid)], "orphaned workers"
+    wait_until(lambda: not any(alive(pid) for pid in workers), "the workers exit (orphaned workers)")
     assert tree(out) == before  # the previous run, whole
     assert not [p.name for p in out.parent.iterdir() if p.name.startswith(f".{out.name}.")]
     print(f"\n{signum.name}: {len(workers)} workers stopped, exit {stopped:.2f} s after the signal")

@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 
 from judge_server import JudgeServer, Reply, request_subject
+from waiting import HANG_GUARD_S, wait_until
 from gecscore.chunks.cleme2 import score_cleme2
 from gecscore.chunks.config import Cleme2Config
 from gecscore.chunks.llm_weights import llm_chunk_weigher
@@ -276,11 +277,10 @@ def test_sigkill_mid_run_then_rerun_resends_only_what_was_in_flight(tmp_path):
     with JudgeServer(respond) as server:
         first = subprocess.Popen([sys.executable, "-c", CHILD, server.base_url, str(cache), str(n)],
                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
-        deadline = time.monotonic() + 60
-        while server.requests < 15 and first.poll() is None and time.monotonic() < deadline:
-            time.sleep(0.01)
+        wait_until(lambda: server.requests >= 15 or first.poll() is not None, "15 requests reach the server",
+                   poll_s=0.01)
         first.send_signal(signal.SIGKILL)
-        first.wait(timeout=30)
+        first.wait(timeout=HANG_GUARD_S)
         assert first.returncode == -signal.SIGKILL
         time.sleep(0.2)  # let the in-flight handlers finish on the server side
         with lock:

@@ -26,6 +26,7 @@ from gecscore.metaeval.leaderboard import discover_systems, run_leaderboard  # n
 from gecscore.metaeval.refsets import load_refset  # noqa: E402
 from gecscore.metaeval.registry import RunWide  # noqa: E402
 from tiny_board import write_tiny_board  # noqa: E402
+from waiting import wait_until  # noqa: E402
 
 # every model-free configuration (no BERTScore model, no judge)
 MODEL_FREE = ["cleme2-corpus-*", "cleme2-sentence-*", "cleme-*", "m2", "errant", "imeasure", "gleu"]
@@ -209,10 +210,7 @@ def test_an_interrupted_run_leaves_the_output_and_no_process(tiny, monkeypatch, 
         commands = [" ".join(p.cmdline()) for p in psutil.Process().children(recursive=True) if p.is_running()]
         return [c for c in commands if "resource_tracker" not in c]
 
-    deadline = time.monotonic() + 20
-    while left() and time.monotonic() < deadline:
-        time.sleep(0.2)
-    assert not left()
+    wait_until(lambda: not left(), "the local cluster's processes exit", poll_s=0.2)
 
 
 def test_workers_keep_their_reference_state_and_model_passes_go_to_the_gpu_worker(tiny, tmp_path):
