@@ -9,7 +9,7 @@ TORCH ?= torch==2.13.0
 # a throw-away venv for the built wheel (base install, no extras)
 WHEEL_VENV ?= build/wheel-venv
 
-.PHONY: install test bench dist wheel-check docs release-check
+.PHONY: install test bench dist wheel-check docs release-check test-all
 
 install:
 	$(PYTHON) -m venv $(VENV)
@@ -22,6 +22,10 @@ install:
 
 test:
 	$(BIN)/python -m pytest -q
+
+# everything make test leaves out: the heavy real-data tests and every oracle input (about an hour)
+test-all:
+	GECSCORE_HEAVY=1 GECSCORE_ORACLES=all $(BIN)/python -m pytest -q
 
 bench:
 	$(BIN)/python benchmarks/bench_cleme.py

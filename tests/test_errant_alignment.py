@@ -10,6 +10,8 @@ import pytest
 errant = pytest.importorskip("errant", reason="errant is not installed (a base requirement: pip install -e .)")
 from errant.alignment import Alignment  # noqa: E402
 from hypothesis import HealthCheck, given, settings  # noqa: E402
+
+from budget import examples
 from hypothesis import strategies as st  # noqa: E402
 from rapidfuzz.distance import Indel  # noqa: E402
 
@@ -223,7 +225,7 @@ _CONLL14: list = []
 
 
 @pytest.mark.realdata
-@settings(max_examples=2500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(600, 2500), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_conll14_rewrites_match_errant(annotator, data):
     """Our ERRANT edits equal errant 3.0.2's (default settings: no Levenshtein costs, the "rules"

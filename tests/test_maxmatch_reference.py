@@ -13,6 +13,8 @@ from functools import lru_cache
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
+from budget import examples
+
 from datapaths import CONLL14
 from gecscore.m2.maxmatch import match_edits, reference_edit_sequence, reference_graph
 from gecscore.types import Edit
@@ -52,7 +54,7 @@ def synthetic_case(draw):
     return source, draw(rewrite(source, WORDS[:6])), gold
 
 
-@settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(500, 1500), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(synthetic_case(), st.integers(0, 2))
 def test_reference_segmentation_equals_the_m2scorer_model(case, limit):
     check(*case, limit)
@@ -95,7 +97,7 @@ def conll_case(draw):
 
 
 @pytest.mark.realdata
-@settings(max_examples=5000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(1200, 5000), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(conll_case())
 def test_reference_segmentation_equals_the_m2scorer_model_on_conll14_rewrites(case):
     if not conll_windows():

@@ -1,0 +1,19 @@
+"""Suite-wide rules. ``heavy`` tests (a whole benchmark where the default run checks a sample,
+or a cluster scoring CoNLL-2014) run with ``GECSCORE_HEAVY=1`` (``make test-all``): ``make
+test`` stays inside CI's 15 minutes on a busy 2-core machine, and the skip line says how to run
+them."""
+from __future__ import annotations
+
+import pytest
+
+from budget import HEAVY
+
+
+def pytest_collection_modifyitems(config, items) -> None:
+    if HEAVY:
+        return
+    skip = pytest.mark.skip(reason="heavy: a whole benchmark beyond the default run's sample "
+                                   "(GECSCORE_HEAVY=1, or make test-all)")
+    for item in items:
+        if "heavy" in item.keywords:
+            item.add_marker(skip)
