@@ -52,17 +52,31 @@ def test_region_subtag_reaches_the_metric_and_its_signature():
 
 def test_a_run_wide_language_for_a_metric_without_one_is_refused_naming_it():
     run = RunWide(text={"lang": "zh"})
-    with pytest.raises(GecOptionError, match="green"):
-        resolve(["green", "cleme2-corpus-dep"], run)
-    chosen, unavailable = resolve(None, run)   # every preset: those that read no language are set aside
-    assert "green" in unavailable and "lang" in unavailable["green"]
-    assert "cleme2-corpus-dep" in {c.name for c in chosen}
+    with pytest.raises(GecOptionError, match="scribendi"):   # an English language model: no lang
+        resolve(["scribendi", "cleme2-corpus-dep"], run)
+    chosen, unavailable = resolve(None, run)   # every preset reads its text through a language now
+    assert "green" in {c.name for c in chosen} and "cleme2-corpus-dep" in {c.name for c in chosen}
     # the default language changes nothing they do: accepted
-    assert "green" in {c.name for c in resolve(["green"], RunWide(text={"lang": "en"}))[0]}
+    assert "scribendi" in {c.name for c in resolve(["scribendi"], RunWide(text={"lang": "en"}))[0]}
 
 
-def test_cli_run_wide_language_for_green_is_one_line_exit_2(tiny, capsys):  # noqa: F811 - the fixture
+def test_cli_run_wide_language_for_a_metric_without_one_is_one_line_exit_2(tiny, capsys):  # noqa: F811
     status = main(["leaderboard", "--m2", str(tiny / "gold.m2"), "--hyp-m2-dir", str(tiny / "hyp"),
-                   "--metrics", "green", "--lang", "zh", "--quiet"])
+                   "--metrics", "scribendi", "--lang", "zh", "--quiet"])
     err = capsys.readouterr().err
-    assert status == 2 and "green" in err and "--lang" in err and err.count("\n") == 1
+    assert status == 2 and "scribendi" in err and "--lang" in err and err.count("\n") == 1
+
+
+def test_green_reads_chinese_through_its_profile():
+    """Before: GREEN compared raw Chinese lines with character-split references, and a perfect
+    system got 0.34 under a run-wide --lang zh. Now GREEN has ``lang``: a perfect system gets 1,
+    the source gets less, and English is read as before (gec-metrics' GREEN)."""
+    sources = ["我喜欢吃苹果了。", "他去了学校了。", "今天天气很好"]
+    references = ["我喜欢吃苹果。", "他去了学校。", "今天天气很好。"]
+    zh = load("green", lang="zh-CN")
+    prepared = zh.prepare_text(sources, [[r] for r in references])
+    assert zh.score(prepared, references).score == pytest.approx(1.0)
+    assert zh.score(prepared, sources).score < 0.9
+    assert "lang:zh|" in str(zh.score(prepared, references).signature)
+    english = load("green")
+    assert "lang:" not in str(english.score(english.prepare_text(["a b"], [["a c"]]), ["a c"]).signature)

@@ -4,15 +4,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gecscore.options import LEVELS, option, validate
+from gecscore.options import LEVELS, LanguageOptions, option, validate
 
 UNITS = ("word", "char")
 
 
 @dataclass(frozen=True)
-class GreenConfig:
+class GreenConfig(LanguageOptions):
     """GREEN (Koyama et al. 2024, "n-gram F-score for GEC evaluation"): counts of n = 1..order
-    pooled per order, geometric means of precision and recall over the orders, then F-beta."""
+    pooled per order, geometric means of precision and recall over the orders, then F-beta.
+    ``lang``: English text is read as given (gec-metrics' GREEN); another language's text is
+    read through its profile (Chinese: characters, so word n-grams are character n-grams)."""
 
     order: int = option(4, "highest n-gram order", minimum=1)
     beta: float = option(2.0, "F beta (the paper weighs recall: F2)", exclusive_minimum=0)

@@ -52,15 +52,22 @@ class GreenMetric(Metric[GreenConfig]):
         return self.prepared(gold, state={"sources": sources, "references": references})
 
     def prepare_text(self, sources: Sequence[str], references: Any) -> Prepared:
-        """Text references are used as they are (no ERRANT extraction: GREEN reads text only)."""
+        """English text references are used as they are (no ERRANT extraction: GREEN reads text
+        only, as gec-metrics does); another language's text is read through its profile
+        (Chinese: characters), the predictions then too (:meth:`_score`)."""
+        if self.lang != "en":
+            return super().prepare_text(sources, references)
         return self.prepare(text_gold(sources, references))
 
     def reference_options(self) -> tuple[tuple[str, Any], ...]:
         """The n-gram counts depend on the unit and the order."""
-        return (("reference side", self.name), ("unit", self.config.unit), ("order", self.config.order))
+        return (("reference side", self.name), ("unit", self.config.unit), ("order", self.config.order),
+                ("lang", self.lang))
 
     def _score(self, prepared: Prepared, predictions: Predictions, work: dict[str, Any]) -> Result:
         predictions = self.checked_predictions(prepared, predictions)
+        if self.lang != "en" and predictions and not isinstance(predictions[0], Target):
+            predictions = list(self.tokens_of(predictions))   # the profile's tokens, as the gold's
         hyps = [" ".join(p.tokens) if isinstance(p, Target) else p for p in predictions]
         beta, order, unit = self.config.beta, self.config.order, self.config.unit
         tables = []
@@ -85,4 +92,4 @@ class GreenMetric(Metric[GreenConfig]):
         return Result(self.name, signature, {"score": value, "green": value}, stats, statistic, None, records)
 
     def reference_key(self) -> tuple:
-        return (self.name, self.config.unit, self.config.order)
+        return (self.name, self.config.unit, self.config.order, self.lang)
