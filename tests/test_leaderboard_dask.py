@@ -248,6 +248,7 @@ def test_workers_keep_their_reference_state_and_model_passes_go_to_the_gpu_worke
 
 @pytest.mark.realdata
 @pytest.mark.slow
+@pytest.mark.heavy
 def test_conll14_on_a_cluster_with_a_worker_killed(tmp_path, monkeypatch):
     """The 13 CoNLL-2014 systems x every model-free configuration on two ``dask worker``
     processes; one is killed (SIGKILL) as soon as the first result arrives. Dask gives its
@@ -388,3 +389,32 @@ def test_pending_tasks_with_no_worker_left_end_after_the_connect_timeout(tmp_pat
             c.workers["w0"].wait(10)
             with pytest.raises(leaderboard_dask.ClusterError, match="no worker for 2 s"):
                 list(leaderboard_dask.finished(client, [future], 2))
+
+
+def test_a_worker_killed_mid_run_costs_only_its_tasks(tmp_path, monkeypatch):
+    """The default run's version of the CoNLL-2014 test above (``make test-all``): 40 systems on
+    two ``dask worker`` processes, one killed (SIGKILL) as the first result arrives; Dask gives
+    its tasks to the other and the output equals the local run's."""
+    refset, _ = write_tiny_board(tmp_path)
+    many = tmp_path / "many"
+    many.mkdir()
+    for k in range(40):
+        name = ("PERFECT", "HALF", "INPUT")[k % 3]
+        (many / f"S{k:02d}.txt").write_text((tmp_path / "systems" / f"{name}.txt").read_text())
+    systems = discover_systems(many)
+    configs = ["m2-corpus", "cleme2-corpus-dep", "gleu"]
+    local = run_leaderboard(refset, systems, configs, progress=False)
+    with cluster(tmp_path, {"w0": [], "w1": []}) as c:
+        collect = leaderboard_dask.collect
+
+        def collect_then_kill(rows, *args):
+            if c.workers["w1"].poll() is None:
+                os.kill(c.workers["w1"].pid, signal.SIGKILL)
+            return collect(rows, *args)
+
+        monkeypatch.setattr(leaderboard_dask, "collect", collect_then_kill)
+        on_dask = run_leaderboard(refset, systems, configs, progress=False, scheduler=c.address)
+        assert c.workers["w1"].wait(60) == -signal.SIGKILL
+        states = worker_states(c.address)
+    assert list(states) == ["w0"]
+    assert as_json(on_dask) == as_json(local)
