@@ -36,6 +36,7 @@ from gecscore.progress import bar as progress_bar
 from gecscore.metaeval.bootstrap import BootstrapResult, paired_bootstrap
 from gecscore.metaeval.correlation import Correlation, correlate
 from gecscore.metaeval.human import HumanScores
+from gecscore.metaeval.metric_significance import MetricSignificance, board_metric_significance
 from gecscore.metaeval.refsets import RefSet
 from gecscore.metaeval.sentence_level import Judgment, PairwiseAgreement, Window, pairwise_agreement, window_analysis
 from gecscore.metaeval.significance import Comparison, SignificanceConfig, compare_stats
@@ -355,6 +356,9 @@ class Leaderboard:
     aggregated: list[str] = field(default_factory=list)
     # config -> human ranking -> the system pairs the metric orders as the humans do or not
     pairwise: dict[str, dict[str, "PairwiseSystems"]] = field(default_factory=dict)
+    # human ranking -> Williams' test between every pair of configurations, their clusters and,
+    # with a bootstrap, intervals of each one's correlations (gecscore.metaeval.metric_significance)
+    metric_significance: dict[str, "MetricSignificance"] = field(default_factory=dict)
 
     def column(self, config: str) -> dict[str, float]:
         """``{system: score}`` for one configuration."""
@@ -378,6 +382,8 @@ class Leaderboard:
                                    for c, by_h in self.correlations.items()}
             out["pairwise_systems"] = {c: {h: p.as_dict() for h, p in by_h.items()}
                                        for c, by_h in self.pairwise.items()}
+            if self.metric_significance:
+                out["metric_significance"] = {h: m.as_dict() for h, m in self.metric_significance.items()}
         if self.bootstrap:
             out["bootstrap"] = {"options": self.bootstrap_options, "configs": {
                 c: {"intervals": {s: i.as_dict() for s, i in b.intervals.items()},
@@ -435,7 +441,10 @@ def run_leaderboard(refset: RefSet, systems: Sequence[SystemSource], metrics: Se
     meta-evaluation (e.g. a SEEDA set's, :func:`gecscore.metaeval.human.seeda_systems`).
     ``scheduler``: score on a Dask cluster (``tcp://HOST:PORT`` or ``local:N``) instead of
     ``jobs`` local processes (:mod:`gecscore.metaeval.leaderboard_dask`), reached within
-    ``connect_timeout`` seconds (default 10)."""
+    ``connect_timeout`` seconds (default 10). With ``human``, ``metric_significance``: Williams'
+    test between every pair of configurations and their significance clusters per ranking of at
+    least 4 systems, with ``bootstrap`` also intervals of each one's correlations
+    (:func:`gecscore.metaeval.metric_significance.board_metric_significance`)."""
     from dataclasses import replace
 
     from gecscore.metaeval.registry import similarity_model
@@ -469,6 +478,8 @@ def run_leaderboard(refset: RefSet, systems: Sequence[SystemSource], metrics: Se
                 board.windows[config.name] = {
                     name: window_analysis({s: ranking.scores[s] for s in ranking.systems}, column, window)
                     for name, ranking in human.items() if len(ranking.systems) >= window}
+        board.metric_significance = board_metric_significance(board, bootstrap=bootstrap, seed=seed,
+                                                              confidence=confidence)
     if bootstrap:
         board.bootstrap_options = {"resamples": bootstrap, "seed": seed, "confidence": confidence}
         for config in configs:

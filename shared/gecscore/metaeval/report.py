@@ -257,6 +257,8 @@ def markdown(board: Leaderboard, plots_dir: str | None = None) -> str:
             lines += ["", "Scatter plots: " + ", ".join(f"[{n}]({plots_dir}/{n}.png)" for n in names)]
             lines += ["", "Pairwise plots: " + ", ".join(f"[{n}]({plots_dir}/pairwise_{n}.png)" for n in names
                                                          if board.pairwise.get(n))]
+    if board.metric_significance:
+        lines += metric_significance_markdown(board)
     if board.bootstrap:
         opts = board.bootstrap_options
         lines += ["", f"## Paired bootstrap ({opts['resamples']} resamples over sentences, seed {opts['seed']}, "
@@ -324,6 +326,31 @@ def markdown(board: Leaderboard, plots_dir: str | None = None) -> str:
     if board.systems:
         lines += [f"- `{n}`: `{board.scores[board.systems[0]][n].signature}`" for n in names]
     return "\n".join(lines) + "\n"
+
+
+def metric_significance_markdown(board: Leaderboard) -> list[str]:
+    """Per human ranking: the metrics by Pearson r (best first) with their clusters, and the
+    matrices of Williams' p-values (Pearson, Spearman) between every pair."""
+    lines = []
+    for human, result in board.metric_significance.items():
+        r, rho = result.correlations["pearson"], result.correlations["spearman"]
+        order = sorted(result.metrics, key=lambda m: -_sortable(r[m]))
+        lines += ["", f"## Metrics compared on {human} (Williams' test, {result.alternative} p, "
+                      f"alpha {result.alpha:g}, {result.n} systems)", "",
+                  "Clusters: 1 is the best; a metric starts a new cluster when it is significantly worse than "
+                  "the best metric of the current one.", "",
+                  "| metric | r | cluster | rho | cluster |", "|---|---|---|---|---|"]
+        cluster = lambda c, m: "-" if result.clusters[c][m] is None else str(result.clusters[c][m])
+        lines += [f"| {m} | {_fmt(r[m], 3)} | {cluster('pearson', m)} | {_fmt(rho[m], 3)} | "
+                  f"{cluster('spearman', m)} |" for m in order]
+        for coefficient in ("pearson", "spearman"):
+            lines += ["", f"Williams' p ({coefficient}):", "",
+                      "| | " + " | ".join(order) + " |", "|---" * (len(order) + 1) + "|"]
+            lines += [f"| {a} | " + " | ".join("-" if a == b else _fmt(result.p_value(coefficient, a, b), 4)
+                                               for b in order) + " |" for a in order]
+        if result.intervals:
+            lines += ["", "Bootstrap intervals of the correlations are in `leaderboard.json`."]
+    return lines
 
 
 def _aggregation_note(board: Leaderboard) -> str:
