@@ -97,9 +97,12 @@ def test_window_analysis_by_hand():
 
 @pytest.mark.realdata
 @pytest.mark.slow
+@pytest.mark.heavy
 def test_seeda_s_sentence_level_reproduces_the_published_cells():
     """DSGram paper, Table 3 (after Kobayashi et al. 2024), SEEDA-S, base systems: M2 Acc 0.512,
-    tau 0.200; GLEU 0.673, 0.351 (M2: SentM2 F0.5 against the official gold; ties neutral)."""
+    tau 0.200; GLEU 0.673, 0.351 (M2: SentM2 F0.5 against the official gold; ties neutral).
+    Heavy: tests/test_ties.py checks the same cells from the same scores in make test (as
+    acc_kept and tau_14, which equal ties="neutral", tested there)."""
     import gecscore
     from gecscore.io.m2 import read_m2
     from gecscore.io.text import read_lines
