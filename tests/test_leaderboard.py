@@ -226,3 +226,15 @@ def test_window_analysis(tiny, capsys):
     md = (out / "leaderboard.md").read_text()
     assert "## Windows of human-EW (r / rho over 3 systems" in md
     assert "| cleme2-corpus-dep | 0.997 / 1.000 | 0.721 / 0.500 |" in md
+    assert "Window plot" not in md   # --no-plots
+
+
+def test_window_plot_for_every_metric(tiny, capsys):
+    pytest.importorskip("matplotlib")
+    out = tiny / "out-plots"
+    assert main(["leaderboard", "--m2", str(tiny / "gold.m2"), "--hyp-m2-dir", str(tiny / "hyp"),
+                 "--metrics", "cleme2-corpus-dep", "m2-corpus", "--human", str(tiny / "human.tsv"),
+                 "--window", "3", "--out", str(out), "--quiet"]) == 0
+    plot = out / "plots" / "windows_human-EW.png"
+    assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "Window plot: [windows_human-EW.png](plots/windows_human-EW.png)" in (out / "leaderboard.md").read_text()

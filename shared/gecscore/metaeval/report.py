@@ -115,6 +115,8 @@ def _write_files(board: Leaderboard, out: Path, plots: bool) -> list[Path]:
                         for config in board.configs]
             written += [pairwise_plot(board, config.name, out / "plots" / f"pairwise_{config.name}.png")
                         for config in board.configs if board.pairwise.get(config.name)]
+            written += [window_plot(board, human, out / "plots" / window_plot_name(human))
+                        for human in board.human if _window_rows(board, human)]
     if board.bootstrap:
         written += _write_bootstrap_csv(board, out)
     if any("per_type" in board.scores[s][c.name].details for s in board.systems for c in board.configs):
@@ -283,7 +285,7 @@ def markdown(board: Leaderboard, plots_dir: str | None = None) -> str:
             pairs = " / ".join(str(by_set[n].pairs) for n in sets)
             lines.append(f"| {name} | " + " | ".join(cells) + f" | {pairs} |")
     for human in board.human:
-        rows = [(n, by_h[human]) for n, by_h in board.windows.items() if by_h.get(human)]
+        rows = _window_rows(board, human)
         if rows:
             size = len(rows[0][1][0].systems)
             lines += ["", f"## Windows of {human} (r / rho over {size} systems consecutive in the human ranking, "
@@ -292,6 +294,8 @@ def markdown(board: Leaderboard, plots_dir: str | None = None) -> str:
                       "|---" * (len(rows[0][1]) + 1) + "|"]
             lines += [f"| {n} | " + " | ".join(f"{_fmt(w.pearson, 3)} / {_fmt(w.spearman, 3)}" for w in ws) + " |"
                       for n, ws in rows]
+            if plots_dir:
+                lines += ["", f"Window plot: [{window_plot_name(human)}]({plots_dir}/{window_plot_name(human)})"]
     if board.significance:
         opts = board.significance_options
         lines += ["", f"## Against {opts['baseline']} (paired bootstrap, {opts['bootstrap']} resamples, "
@@ -395,6 +399,50 @@ def scatter_plot(board: Leaderboard, config: str, path: str | Path) -> Path:
         ax.set_ylabel(ranking.name, fontsize=8)
         ax.tick_params(labelsize=7)
     fig.suptitle(f"{config} on {board.refset}", fontsize=10)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+def _window_rows(board: Leaderboard, human: str) -> list:
+    """(configuration, its windows) on ``human``, for the configurations that have them."""
+    return [(name, by_h[human]) for name, by_h in board.windows.items() if by_h.get(human)]
+
+
+def window_plot_name(human: str) -> str:
+    return "windows_" + "".join(c if c.isalnum() or c in "-_+" else "_" for c in human) + ".png"
+
+
+def window_plot(board: Leaderboard, human: str, path: str | Path) -> Path:
+    """The window analysis on one human ranking (Kobayashi et al. 2024, SEEDA): for each
+    configuration, Pearson r (left) and Spearman rho (right) over every window of consecutive
+    systems in the human order, against the window's first rank (1 = the best systems). A line
+    low on the left shows a metric that cannot separate the best systems, however well it
+    correlates over all of them."""
+    from gecscore.extras import require
+
+    matplotlib = require("matplotlib", "the leaderboard's window plots")
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    rows = _window_rows(board, human)
+    size = len(rows[0][1][0].systems)
+    fig, axes = plt.subplots(1, 2, figsize=(9.5, 3.8), sharey=True)
+    for ax, coefficient in zip(axes, ("pearson", "spearman")):
+        for name, windows in rows:
+            ax.plot([w.first for w in windows], [getattr(w, coefficient) for w in windows], marker="o",
+                    markersize=3, linewidth=1, label=name)
+        ax.axhline(0, color="#999999", linewidth=0.6)
+        ax.set_xticks([w.first for w in rows[0][1]])
+        ax.set_xlabel(f"first human rank of the window ({size} systems)", fontsize=8)
+        ax.set_title("Pearson r" if coefficient == "pearson" else "Spearman rho", fontsize=9)
+        ax.tick_params(labelsize=7)
+    axes[0].set_ylim(-1.05, 1.05)
+    axes[1].legend(fontsize=6, loc="lower left", frameon=False)
+    fig.suptitle(f"Windows of {human} on {board.refset} (best systems on the left)", fontsize=10)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
