@@ -4,9 +4,17 @@ test`` stays inside CI's 15 minutes on a busy 2-core machine, and the skip line 
 them."""
 from __future__ import annotations
 
+import os
+import tempfile
+
 import pytest
 
 from budget import HEAVY
+
+# the persistent cache (gecscore.cache) of this test session: never the user's own, and fresh
+# each run, so that every test computes what it checks at least once (subprocesses inherit it)
+os.environ["GECSCORE_CACHE_DIR"] = tempfile.mkdtemp(prefix="gecscore-test-cache-")
+os.environ.pop("GECSCORE_NO_CACHE", None)
 
 
 def pytest_collection_modifyitems(config, items) -> None:

@@ -4,6 +4,12 @@ Each distinct sentence is parsed once per extractor and each distinct (source, t
 is aligned once: in a leaderboard or a training loop the sources and references are shared by
 every system and every call, and many hypothesis sentences equal their source. Both caches
 are bounded (least recently used out), so a long training run does not grow without limit.
+
+Across processes: the edits of a whole corpus (:meth:`ErrantExtractor.targets` on at least
+:data:`PERSIST_MIN_PAIRS` pairs: a system output, a set of references) are kept in the
+persistent cache (:mod:`gecscore.cache`), keyed by every sentence, ERRANT's, spaCy's and the
+model's versions, the alignment options and the source of the code that extracts them: a known
+benchmark's parses cost nothing the second time, in any process.
 """
 from __future__ import annotations
 
@@ -17,6 +23,8 @@ from gecscore.lru import LruCache
 from gecscore.progress import bar
 from gecscore.types import Edit, Target
 
+PERSIST_MIN_PAIRS = 100   # smaller calls (a training step's batch) stay in memory only
+CACHE_NAMESPACE = "errant-targets"
 MAX_DOCS = 50_000
 MAX_PAIRS = 200_000
 # "compiled": the exact numba re-implementation of ERRANT's alignment (gecscore.extract.alignment);
@@ -103,11 +111,38 @@ class ErrantExtractor:
 
     def targets(self, sources: Sequence[str], targets: Sequence[str],
                 desc: str = "extracting edits") -> list[Target]:
-        """One :class:`Target` per (source, target) pair, parsing all new sentences in one batch."""
+        """One :class:`Target` per (source, target) pair, parsing all new sentences in one batch
+        (a corpus seen before, by any process, comes from the persistent cache)."""
+        from gecscore.cache import default_store
+
+        store = default_store() if len(sources) >= PERSIST_MIN_PAIRS else None
+        key = self.corpus_key(sources, targets) if store is not None else ""
+        if store is not None:
+            found = store.get(CACHE_NAMESPACE, key)
+            if isinstance(found, list) and len(found) == len(sources):
+                return found
         self.parse(s for pair in zip(sources, targets)
                    if pair[0].split() != pair[1].split() and pair not in self._edits for s in pair)
         pairs = bar(zip(sources, targets), total=len(sources), desc=desc, requested=self.progress, minimum=500)
-        return [Target(tuple(tgt.split()), self.edits(src, tgt)) for src, tgt in pairs]
+        out = [Target(tuple(tgt.split()), self.edits(src, tgt)) for src, tgt in pairs]
+        if store is not None:
+            store.put(CACHE_NAMESPACE, key, out)
+        return out
+
+    def corpus_key(self, sources: Sequence[str], targets: Sequence[str]) -> str:
+        """The persistent cache's key of a corpus's edits: its pairs, the tools' versions, the
+        options and the extraction code (:mod:`gecscore.cache.keys`)."""
+        import spacy
+
+        from gecscore.cache.keys import KeyBuilder, code_digest
+
+        return (KeyBuilder(CACHE_NAMESPACE)
+                .facts(self.facts())
+                .facts((("spacy-library", spacy.__version__), ("alignment", self.alignment),
+                        ("max_cells", str(self.max_cells)),
+                        ("code", code_digest("gecscore.extract.errant_edits", "gecscore.extract.alignment",
+                                             "gecscore.types"))))
+                .texts("sources", sources).texts("targets", targets).digest())
 
 
 def errant_facts(nlp) -> tuple[tuple[str, str], ...]:

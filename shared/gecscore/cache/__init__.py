@@ -1,0 +1,11 @@
+"""The persistent, content-addressed cache: work a known benchmark costs once (issue 34).
+
+:mod:`gecscore.cache.keys` makes a key from everything a value depends on (the content's
+digest, every option, the versions of the tools and the source of the code that computed it);
+:mod:`gecscore.cache.store` keeps values on disk under those keys, bounded in size, safe under
+concurrent processes, and never returns a damaged entry. What is cached: ERRANT's hypothesis
+and reference edits of a whole corpus (:meth:`gecscore.extract.errant_edits.ErrantExtractor.targets`).
+"""
+from gecscore.cache.store import CACHE_DIR_ENV, MAX_BYTES_ENV, NO_CACHE_ENV, DiskCache, default_store
+
+__all__ = ["CACHE_DIR_ENV", "MAX_BYTES_ENV", "NO_CACHE_ENV", "DiskCache", "default_store"]
