@@ -140,13 +140,13 @@ def _writer(root: str, worker: int, rounds: int, queue) -> None:
     store = DiskCache(root)
     bad = 0
     for r in range(rounds):
-        shared = f"{r % 5:064d}"
+        shared = f"s{r % 5:063d}"
         store.put("ns", shared, [r % 5] * 2000)            # every worker writes the same keys
         got = store.get("ns", shared)
         if got is not None and got != [r % 5] * 2000:
             bad += 1
-        store.put("ns", f"{worker}{r:063d}", (worker, r))   # and keys of its own
-        if store.get("ns", f"{worker}{r:063d}") not in (None, (worker, r)):
+        store.put("ns", f"w{worker}-{r:061d}", (worker, r))   # and keys of its own
+        if store.get("ns", f"w{worker}-{r:061d}") not in (None, (worker, r)):
             bad += 1
     queue.put(bad)
 
@@ -163,7 +163,7 @@ def test_concurrent_writers_never_expose_half_an_entry(tmp_path):
     assert bad == [0, 0, 0, 0]
     assert not list(tmp_path.glob("*/*/.tmp-*"))   # no temporary file left behind
     store = DiskCache(tmp_path)
-    assert [store.get("ns", f"{k:064d}") for k in range(5)] == [[k] * 2000 for k in range(5)]
+    assert [store.get("ns", f"s{k:063d}") for k in range(5)] == [[k] * 2000 for k in range(5)]
 
 
 def test_the_store_is_bounded_least_recently_used_out(tmp_path):

@@ -81,7 +81,7 @@ BAD_SPECS = [
 BAD_SPEC_SETS = [
     (["pt_m2:scorer=none,model={tmp}/a/m/bert", "pt_m2:scorer=none,model={tmp}/b/m/bert"], {},
      "would both be named"),
-    (["green"], {"lang": "zh"}, "green has no lang option"),
+    (["scribendi"], {"lang": "zh"}, "scribendi has no lang option"),
 ]
 
 
@@ -122,6 +122,7 @@ def leaderboard_argument_errors(tiny: Path) -> list[tuple[list[str], str]]:
         (["--m2", gold], "give --systems DIR"),
         (["--hyp-m2-dir", hyp], "give the gold"),
         (["--m2", gold, "--hyp-m2-dir", hyp, "--jobs", "2", "--scheduler", "local:1"], "not both"),
+        (["--m2", gold, "--hyp-m2-dir", hyp, "--connect-timeout", "3"], "give --scheduler too"),
         (["--m2", gold, "--hyp-m2-dir", hyp, "--metrics", "m2-corpus", "--sentence-judgments", "nonsense"],
          "expected 'seeda' or NAME=FILE.xml"),
     ]

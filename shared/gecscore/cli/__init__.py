@@ -7,7 +7,8 @@ the same; bars are only drawn when stderr is a terminal anyway).
 Exit codes: 0 success; 2 bad input, a bad option, a missing model or a judge setup error (one
 line on stderr naming the file, line or option); 3 scores printed, but the LLM judge failed too
 often (more than --max-fallback-share of CLEME2.0's LLM edit weights fell back to 1, or every
-DSGram sentence failed); 1 an unexpected error (a bug: please report it).
+DSGram sentence failed); 4 a leaderboard's Dask cluster lost every worker mid-run (nothing written;
+an unreachable scheduler is 2); 1 an unexpected error (a bug: please report it).
 """
 from __future__ import annotations
 
@@ -28,7 +29,7 @@ COMMAND_MODULES = (
     "gecscore.cli.imeasure",
     "gecscore.cli.leaderboard",
     "gecscore.cli.errant", "gecscore.cli.para_to_m2", "gecscore.cli.compare",
-    "gecscore.cli.publish",
+    "gecscore.cli.publish", "gecscore.cli.robustness", "gecscore.cli.cache", "gecscore.cli.tune_weights",
 )
 
 
@@ -40,6 +41,10 @@ def build_parser() -> argparse.ArgumentParser:
         importlib.import_module(name).register(subparsers)
     for command in subparsers.choices.values():
         command.add_argument("--quiet", action="store_true", help="no progress bars on stderr")
+        if not any("--no-cache" in action.option_strings for action in command._actions):
+            command.add_argument("--no-cache", action="store_true",
+                                 help="do not read or write the persistent cache of parses and edits "
+                                      "(GECSCORE_NO_CACHE=1; gecscore cache info|clear)")
     return parser
 
 
@@ -87,6 +92,11 @@ def main(argv: list[str] | None = None) -> int:
     else:
         log_plain_lines()
     try:
+        if getattr(args, "no_cache", False):   # a judge command's --no-cache turns both caches off
+            from gecscore.cache.store import disabled
+
+            with disabled():
+                return args.run(args) or 0
         return args.run(args) or 0
     except BrokenPipeError:  # the reader went away (| head): stop quietly, as Unix tools do
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
