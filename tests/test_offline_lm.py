@@ -81,6 +81,7 @@ def test_scribendi_rewards_real_corrections(scribendi):
 
 
 @needs_smollm2
+@pytest.mark.heavy
 def test_transformers_judge_answers_with_the_offline_model(tmp_path, capfd):
     from gecscore.judge.types import JudgeRequest, Sampling
 

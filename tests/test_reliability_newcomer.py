@@ -119,7 +119,7 @@ def _minilm():
     return model
 
 
-@pytest.mark.parametrize("quiet", [True, False])
+@pytest.mark.parametrize("quiet", [pytest.param(True, marks=pytest.mark.heavy), False])
 def test_no_transformers_loading_bar_when_gecscore_progress_is_off(tmp_path, quiet):
     """--quiet, or stderr a file: transformers' "Loading weights" bar stays off too, from the
     CLI and from a Python caller (what the evaluate modules are)."""

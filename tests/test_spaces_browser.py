@@ -105,11 +105,24 @@ def browser():
         chromium.close()
 
 
+class Apps(dict):
+    """The Spaces a test asks for, each started on first use and kept for the module (so that
+    make test, which runs a few of these tests, starts only their Spaces)."""
+
+    def __init__(self, log_dir: Path):
+        super().__init__()
+        self.log_dir = log_dir
+
+    def __missing__(self, name: str) -> RunningApp:
+        assert name in SPACES, f"no Space {name!r}"
+        app = self[name] = RunningApp(name, self.log_dir)
+        return app
+
+
 @pytest.fixture(scope="module")
 def apps(browser, tmp_path_factory):
-    """All Spaces started at once (their imports overlap), stopped at the end."""
-    log_dir = tmp_path_factory.mktemp("space-logs")
-    running = {name: RunningApp(name, log_dir) for name in SPACES}
+    """Spaces started as the tests need them, stopped at the end."""
+    running = Apps(tmp_path_factory.mktemp("space-logs"))
     yield running
     for app in running.values():
         app.stop()
@@ -182,6 +195,7 @@ def test_cleme2_space_shows_coloured_chunks_legend_and_ratios(browser, apps):
     page.close()
 
 
+@pytest.mark.heavy
 def test_pt_m2_space_shows_weighted_matched_and_missed_edits(browser, apps):
     from gecscore.models.bundled import local_minilm_dir
 
@@ -213,6 +227,7 @@ def test_pt_m2_space_shows_weighted_matched_and_missed_edits(browser, apps):
     page.close()
 
 
+@pytest.mark.heavy
 def test_imeasure_space_shows_the_alignment_with_was_labels(browser, apps):
     page = _open(browser, apps["imeasure"])
     page.locator("#gec-example-0").click()  # "one sentence, every kind of edit"
@@ -287,6 +302,7 @@ def test_ngram_spaces_show_the_score_and_the_sentence_table(browser, apps, name,
     page.close()
 
 
+@pytest.mark.heavy
 def test_gotoscorer_space_asks_for_systems_or_no_weight(browser, apps, tmp_path):
     page = _open(browser, apps["gotoscorer"])
     page.locator("#gec-example-0").click()          # weights on, no other system: a clear message
@@ -323,6 +339,7 @@ def tiny_models(tmp_path_factory):
                        "similarity_model": tiny_bert(str(root / "encoder"), regression=False, seed=1)}}
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("name", ["scribendi", "some", "impara"])
 def test_model_spaces_score_with_the_given_model_folders(browser, apps, tiny_models, name):
     import gecscore
@@ -343,6 +360,7 @@ def test_model_spaces_score_with_the_given_model_folders(browser, apps, tiny_mod
     page.close()
 
 
+@pytest.mark.heavy
 def test_llm_space_scores_llm_e_with_the_typed_judge(browser, apps):
     sys.path.insert(0, str(Path(__file__).parent))
     from judge_server import JudgeServer
