@@ -57,11 +57,12 @@ def in_default_run(input_id: str) -> bool:
     return kind != "attacks" or name in DEFAULT_RUN_ATTACKS
 
 
-def cells(tool: str, config: str, *, heavy: bool = False) -> list[str]:
+def cells(tool: str, config: str, *, heavy: bool = False, whole_set: bool = False) -> list[str]:
     """The input ids the reference finished for ``config`` (the parameters of a test): those of
     the default run unless GECSCORE_ORACLES=all (``heavy``: kept for the callers' record of which
-    tests parse text; every test is filtered the same way now)."""
-    every = os.environ.get("GECSCORE_ORACLES") == "all"
+    tests parse text; every test is filtered the same way now), or all of them for a test that
+    needs a whole set of systems at once (``whole_set``: GoToScorer's weights)."""
+    every = whole_set or os.environ.get("GECSCORE_ORACLES") == "all"
     return [input_id for input_id, configs in fixture(tool)["cells"].items()
             if config in configs and "unfinished" not in configs[config]
             and (every or in_default_run(input_id))]
@@ -366,7 +367,7 @@ def test_weighted_gotoscorer_with_the_correction_rule_equals_gec_metrics(seeda_s
 
     if seeda_set == "seeda-all" and os.environ.get("GECSCORE_ORACLES") != "all":
         pytest.skip("15 systems x 1,312 sentences through ERRANT: GECSCORE_ORACLES=all (seeda-subset runs always)")
-    ids = [i for i in cells("gec_metrics", "gotoscorer") if i.startswith(seeda_set + "/")]
+    ids = [i for i in cells("gec_metrics", "gotoscorer", whole_set=True) if i.startswith(seeda_set + "/")]
     if not ids:
         pytest.skip("no reference cells")
     items = [oracle_inputs[i] for i in ids]
