@@ -47,6 +47,7 @@ def scribendi():
 
 
 @needs_smollm2
+@pytest.mark.heavy
 def test_perplexity_prefers_english_to_its_scramble(scribendi):
     fluent = ["The cat sat on the mat .", "We discussed the problem yesterday .",
               "She has lived in London for ten years ."]
