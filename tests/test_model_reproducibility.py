@@ -14,7 +14,7 @@ import pytest
 
 from gecscore.models import SCORE_TOLERANCE
 
-from datapaths import CONLL14, EXAMPLES, REPO, example_corpus
+from datapaths import CONLL14, REPO, example_corpus
 
 torch = pytest.importorskip("torch")
 

@@ -3,10 +3,13 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Iterable
+from typing import TYPE_CHECKING, Iterable
 
 from gecscore.outputs import json_text
 from gecscore.errors import GecInputError
+
+if TYPE_CHECKING:
+    from gecscore.io.hypotheses import ExpectedLines
 
 
 def add_input_arguments(parser: argparse.ArgumentParser, *, reference_free: bool = False) -> None:
@@ -77,8 +80,6 @@ def prepare_gold(args: argparse.Namespace, metric):
 def read_systems(args: argparse.Namespace, prepared) -> list[tuple[str, list]]:
     """(name, predictions) of every --hyp file (each checked against the gold's length), or the
     one --hyp-m2 file's targets."""
-    from gecscore.io.text import check_line_count, read_lines
-
     hyp_m2 = getattr(args, "hyp_m2", None)
     if hyp_m2 and args.hyp:
         raise GecInputError("give --hyp or --hyp-m2, not both")
@@ -92,7 +93,7 @@ def read_systems(args: argparse.Namespace, prepared) -> list[tuple[str, list]]:
     return [(path, hypothesis_lines(path, expected)) for path in args.hyp]
 
 
-def expected_lines(args: argparse.Namespace, prepared) -> "ExpectedLines":
+def expected_lines(args: argparse.Namespace, prepared) -> ExpectedLines:
     """What every --hyp file is checked against: the prepared gold's sources, and the ids of a
     --para gold (see :mod:`gecscore.io.hypotheses`)."""
     from gecscore.io.hypotheses import ExpectedLines
@@ -105,7 +106,7 @@ def expected_lines(args: argparse.Namespace, prepared) -> "ExpectedLines":
     return ExpectedLines(tuple(prepared.gold.sources), ids, "the source" if args.src else "the gold")
 
 
-def hypothesis_lines(path: str, expected) -> list[str]:
+def hypothesis_lines(path: str, expected: ExpectedLines) -> list[str]:
     """The predictions of a --hyp file: plain lines, or a parallel file's prediction column,
     read by the one hypothesis reader (:func:`gecscore.io.hypotheses.read_hypotheses`)."""
     from gecscore.io.hypotheses import read_hypotheses
@@ -115,8 +116,6 @@ def hypothesis_lines(path: str, expected) -> list[str]:
 
 def read_predictions(args: argparse.Namespace, prepared) -> list:
     """The one system's --hyp lines (checked against the gold's length) or --hyp-m2 targets."""
-    from gecscore.io.text import check_line_count, read_lines
-
     hyp_m2 = getattr(args, "hyp_m2", None)
     if hyp_m2 and args.hyp:
         raise GecInputError("give --hyp or --hyp-m2, not both")
