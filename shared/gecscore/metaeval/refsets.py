@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Iterator, Sequence
 
 from gecscore.errors import GecInputError
+from gecscore.io.hypotheses import ExpectedLines
 from gecscore.io.m2 import read_m2
 from gecscore.types import Gold, GoldCorpus
 from gecscore.types import Sample, Target
@@ -88,11 +89,9 @@ class RefSet:
     def sources(self) -> list[str]:
         return [" ".join(s.source) for s in self.sentences]
 
-    def expected_lines(self) -> "ExpectedLines":
+    def expected_lines(self) -> ExpectedLines:
         """What a system output file is checked against: the sources, and the ids when the set
         came from a parallel file (:mod:`gecscore.io.hypotheses`)."""
-        from gecscore.io.hypotheses import ExpectedLines
-
         ids = tuple(s.id for s in self.sentences) if self.options.get("gold") == "para" else None
         return ExpectedLines(tuple(self.sources), ids, f"the reference set {self.name}")
 
