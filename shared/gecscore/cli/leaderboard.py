@@ -118,18 +118,14 @@ def run(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     from gecscore.errors import GecInputError
-    from gecscore.metaeval.human import load_human, match_lines
+    from gecscore.metaeval.human import load_human
     from gecscore.metaeval.leaderboard import discover_systems, run_leaderboard
-    from gecscore.metaeval.refsets import load_refset
-    from gecscore.cli.options import options_from_args
-    from gecscore.metaeval.registry import PRESETS, RunWide, resolve
+    from gecscore.metaeval.registry import PRESETS, resolve
     from gecscore.metaeval.report import check_output_dir, markdown, write_leaderboard
     from gecscore.metaeval.significance import SignificanceConfig
     from gecscore.outputs import json_text
 
-    options = RunWide(similarity=options_from_args(args, SIMILARITY_FIELDS, "similarity_"),
-                      judge=options_from_args(args, JUDGE_FIELDS, "judge_"), per_type=args.per_type,
-                      text=options_from_args(args, fields_of(LanguageOptions)))
+    options = run_wide_options(args)
     if args.list_metrics:
         _, unavailable = resolve(None, options)
         for config in PRESETS.values():
@@ -155,22 +151,7 @@ def _run(args: argparse.Namespace) -> int:
             reach_scheduler(args.scheduler, args.connect_timeout or DEFAULT_CONNECT_TIMEOUT_S)
     if args.out:
         check_output_dir(args.out)  # fail now, not after the scoring
-    if args.para:
-        from gecscore.lang.profiles import check_lang
-        from gecscore.metaeval.refsets import refset_from_para
-
-        refset = refset_from_para(args.para, check_lang(args.lang or "en"))
-    else:
-        refset = load_refset(args.refset or args.m2, args.data_dir, exclude_unchanged_refs=args.exclude_unchanged_refs,
-                             reference_edits=args.reference_edits)
-    for note in refset.notes:
-        print(f"note: {note}", file=sys.stderr)
-    if args.subset_source:
-        from gecscore.io.text import read_lines
-
-        indices = match_lines(read_lines(args.subset_source), refset.sources, args.subset_source,
-                              f"reference set {refset.name}")
-        refset = refset.subset(indices)
+    refset = reference_set(args)
     systems = discover_systems(args.systems, args.hyp_m2_dir, args.only)
     human = load_human(args.human, args.data_dir) if args.human else None
     judgments = load_judgments(args.sentence_judgments, args.data_dir) if args.sentence_judgments else None
@@ -196,6 +177,42 @@ def _run(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(markdown(board))
     return 0
+
+
+def run_wide_options(args: argparse.Namespace):
+    """The run-wide options of a leaderboard-style command (similarity model, judge, per-type
+    tables, language), from its flags."""
+    from gecscore.cli.options import options_from_args
+    from gecscore.metaeval.registry import RunWide
+
+    return RunWide(similarity=options_from_args(args, SIMILARITY_FIELDS, "similarity_"),
+                   judge=options_from_args(args, JUDGE_FIELDS, "judge_"), per_type=args.per_type,
+                   text=options_from_args(args, fields_of(LanguageOptions)))
+
+
+def reference_set(args: argparse.Namespace):
+    """The reference set of a leaderboard-style command: ``--para`` (where the command has it),
+    else ``--refset`` / ``--m2`` with their options; its notes printed; cut to the lines of
+    ``--subset-source`` when given."""
+    from gecscore.io.text import read_lines
+    from gecscore.metaeval.human import match_lines
+    from gecscore.metaeval.refsets import load_refset
+
+    if getattr(args, "para", None):
+        from gecscore.lang.profiles import check_lang
+        from gecscore.metaeval.refsets import refset_from_para
+
+        refset = refset_from_para(args.para, check_lang(args.lang or "en"))
+    else:
+        refset = load_refset(args.refset or args.m2, args.data_dir, exclude_unchanged_refs=args.exclude_unchanged_refs,
+                             reference_edits=args.reference_edits)
+    for note in refset.notes:
+        print(f"note: {note}", file=sys.stderr)
+    if args.subset_source:
+        indices = match_lines(read_lines(args.subset_source), refset.sources, args.subset_source,
+                              f"reference set {refset.name}")
+        refset = refset.subset(indices)
+    return refset
 
 
 def load_judgments(specs: list[str], data_dir: str | None) -> dict:

@@ -15,7 +15,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from gecscore.cli.leaderboard import JUDGE_FIELDS, SIMILARITY_FIELDS
+from gecscore.cli.leaderboard import JUDGE_FIELDS, SIMILARITY_FIELDS, reference_set, run_wide_options
 from gecscore.errors import GecInputError
 from gecscore.options import LanguageOptions, PerTypeOptions, fields_of
 
@@ -140,13 +140,9 @@ def write_out(folder: Path, previous: set[str], result, predictions: dict[str, l
 def run(args: argparse.Namespace) -> int:
     import tempfile
 
-    from gecscore.cli.options import options_from_args
-    from gecscore.io.text import read_lines
     from gecscore.metaeval import attacks
-    from gecscore.metaeval.human import load_human, match_lines
+    from gecscore.metaeval.human import load_human
     from gecscore.metaeval.leaderboard import SystemSource, discover_systems
-    from gecscore.metaeval.refsets import load_refset
-    from gecscore.metaeval.registry import RunWide
     from gecscore.metaeval.robustness import human_best_system, markdown, run_robustness
     from gecscore.outputs import json_text
 
@@ -156,17 +152,8 @@ def run(args: argparse.Namespace) -> int:
         raise GecInputError("give --human (a ranking) or --human-best (a system), not both")
     if args.human_ranking and not args.human:
         raise GecInputError("--human-ranking picks one of --human's rankings: give --human too")
-    options = RunWide(similarity=options_from_args(args, SIMILARITY_FIELDS, "similarity_"),
-                      judge=options_from_args(args, JUDGE_FIELDS, "judge_"), per_type=args.per_type,
-                      text=options_from_args(args, fields_of(LanguageOptions)))
-    refset = load_refset(args.refset or args.m2, args.data_dir, exclude_unchanged_refs=args.exclude_unchanged_refs,
-                         reference_edits=args.reference_edits)
-    for note in refset.notes:
-        print(f"note: {note}", file=sys.stderr)
-    if args.subset_source:
-        indices = match_lines(read_lines(args.subset_source), refset.sources, args.subset_source,
-                              f"reference set {refset.name}")
-        refset = refset.subset(indices)
+    options = run_wide_options(args)
+    refset = reference_set(args)
     real = discover_systems(args.systems, None, args.only)
     available = attacks.published_available(args.data_dir)
     aligned = bool(available) and attacks.aligned_with_conll14(refset.sources, refset.indices, args.data_dir)
