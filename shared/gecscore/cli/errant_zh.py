@@ -29,50 +29,46 @@ def is_m2(path: str | Path) -> bool:
     return False
 
 
-def edits_of(path: str, extractor):
-    """The edits ChERRANT's scorer reads for a file (M2 or parallel)."""
-    from gecscore.io.para import read_para
-    from gecscore.m2.cherrant_compare import annotation_edits, read_edits
+def parallel_edits(sources, targets, extractor):
+    """ChERRANT's edits of raw ``sources`` to each line's ``targets`` (what ``parallel_to_m2.py
+    -g char`` writes and the scorer reads)."""
+    from gecscore.lang.zh.corpus import hypothesis_annotations
+    from gecscore.m2.cherrant_compare import annotation_edits
 
-    if is_m2(path):
-        return read_edits(path)
-    para = read_para(path)
-    sources = extractor.tokenize(para.sources)
-    return [annotation_edits(tuple(extractor.annotate(s, t) for t in extractor.tokenize_targets(targets)))
-            for s, targets in zip(sources, para.targets)]
+    return [annotation_edits(annotations) for annotations in
+            hypothesis_annotations(extractor.tokenize(sources), targets, extractor=extractor)]
 
 
-def expected_of(path: str):
-    """What a parallel -hyp file is checked against: the -ref file's sources (and its ids when
-    it is parallel)."""
+def reference_side(path: str, extractor):
+    """The -ref file, read once: the edits ChERRANT's scorer reads (M2 or parallel), and what a
+    parallel -hyp file is checked against (its sources, and its ids when it is parallel)."""
     from gecscore.io.hypotheses import ExpectedLines
+    from gecscore.io.para import read_para
+    from gecscore.m2.cherrant_compare import read_edits
 
+    described = f"the reference {path}"
     if is_m2(path):
         from gecscore.lang.zh.m2 import read_gold
 
-        return ExpectedLines(tuple(read_gold(path).sources), None, f"the reference {path}")
-    from gecscore.io.para import read_para
-
+        return read_edits(path), ExpectedLines(tuple(read_gold(path).sources), None, described)
     para = read_para(path)
-    return ExpectedLines(para.sources, para.ids, f"the reference {path}")
+    return parallel_edits(para.sources, para.targets, extractor), ExpectedLines(para.sources, para.ids, described)
 
 
-def hypothesis_edits(path: str, ref_path: str, extractor):
+def hypothesis_edits(path: str, expected, extractor):
     """The -hyp file's edits: a char-level M2 file's, or those ChERRANT extracts from a parallel
     file against its own sources, the file read by the one hypothesis reader (ids and sources
-    matched against the -ref file's)."""
+    matched against ``expected``, the -ref file's)."""
     from gecscore.io.hypotheses import PARALLEL_LINE, read_hypotheses
-    from gecscore.m2.cherrant_compare import annotation_edits, read_edits
+    from gecscore.m2.cherrant_compare import read_edits
 
     if is_m2(path):
         return read_edits(path)
-    hyp = read_hypotheses(path, expected_of(ref_path))
+    hyp = read_hypotheses(path, expected)
     if hyp.format != "parallel":
         raise GecInputError(f"plain text: --lang zh reads ChERRANT's parallel files ({PARALLEL_LINE}) or "
                             "char-level M2 as -hyp", path)
-    sources = extractor.tokenize(hyp.sources)
-    return [annotation_edits(tuple(extractor.annotate(s, t) for t in extractor.tokenize_targets((p,))))
-            for s, p in zip(sources, hyp.predictions)]
+    return parallel_edits(hyp.sources, hyp.predictions, extractor)
 
 
 def run_zh(args: argparse.Namespace) -> int:
@@ -87,7 +83,8 @@ def run_zh(args: argparse.Namespace) -> int:
         raise GecInputError("--lang zh takes one -ref file (a parallel file holds every reference)")
     options = CompareOptions(args.beta, args.mode, args.single, args.multi, frozenset(args.filt))
     extractor = ZhCharExtractor(progress=False)
-    result = compare(hypothesis_edits(args.hyp, args.ref[0], extractor), edits_of(args.ref[0], extractor), options)
+    references, expected = reference_side(args.ref[0], extractor)
+    result = compare(hypothesis_edits(args.hyp, expected, extractor), references, options)
     if args.json:
         print(json_text({"metric": "errant", "lang": "zh", **result.as_dict(args.cat)}))
     else:
