@@ -20,7 +20,7 @@ import math
 import numbers
 import os
 from pathlib import Path
-from typing import IO, Any, Callable, Mapping
+from typing import IO, Any, Callable, Iterable, Mapping
 
 from gecscore.errors import GecInputError
 
@@ -131,8 +131,13 @@ MANIFEST_HEAD = "files written:"
 
 def manifest_text(header: str, folder: Path) -> str:
     """A stamp's text: ``header`` (who wrote the folder), then every file now under ``folder``."""
-    files = sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file())
-    return f"{header}\n{MANIFEST_HEAD}\n" + "".join(f"{f}\n" for f in files)
+    return listed_text(header, (p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file()))
+
+
+def listed_text(header: str, files: Iterable[str]) -> str:
+    """A stamp's text listing ``files`` (relative, POSIX), for a command that owns only those
+    files of a folder (:func:`read_manifest` reads it back)."""
+    return f"{header}\n{MANIFEST_HEAD}\n" + "".join(f"{f}\n" for f in sorted(files))
 
 
 def read_manifest(stamp: Path) -> set[str] | None:

@@ -121,7 +121,7 @@ def write_out(folder: Path, previous: set[str], result, predictions: dict[str, l
     that this one did not (and nothing else); list what was written in the stamp."""
     from gecscore.metaeval.attacks import write_systems
     from gecscore.metaeval.robustness import markdown
-    from gecscore.outputs import MANIFEST_HEAD, json_text, write_output_text
+    from gecscore.outputs import json_text, listed_text, write_output_text
 
     written = [write_output_text(folder / "robustness.md", markdown(result), "robustness table"),
                write_output_text(folder / "robustness.json", json_text(result.as_dict(), indent=1) + "\n",
@@ -132,8 +132,8 @@ def write_out(folder: Path, previous: set[str], result, predictions: dict[str, l
         path = folder / stale
         if path.is_file() and not path.is_symlink():
             path.unlink()
-    (folder / STAMP).write_text("written by gecscore robustness; a later run overwrites or removes these only\n"
-                                f"{MANIFEST_HEAD}\n" + "".join(f"{n}\n" for n in sorted(names)), encoding="utf-8")
+    (folder / STAMP).write_text(listed_text("written by gecscore robustness; a later run overwrites or removes these "
+                                            "only", names), encoding="utf-8")
     return written
 
 
