@@ -97,7 +97,8 @@ def test_signal_stops_workers_and_keeps_the_previous_output(data, signum, to_gro
     command = [sys.executable, "-m", "gecscore", "leaderboard", "--m2", str(gold), "--hyp-m2-dir", str(hyp),
                "--metrics", "cleme2-corpus-dep", "--jobs", "2", "--out", str(out), "--no-plots"]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               env={**os.environ, "PYTHONPATH": str(SRC)}, start_new_session=True)
+                               env={**os.environ, "PYTHONPATH": str(SRC), "GECSCORE_NO_CACHE": "1"},
+                               start_new_session=True)   # scored, not read from the cells of a run before
     try:
         workers: set[int] = set()
 

@@ -187,6 +187,7 @@ def test_local_cluster_gives_the_local_numbers(tiny, capsys):
 def test_an_interrupted_run_leaves_the_output_and_no_process(tiny, monkeypatch, capsys):
     """A Ctrl-C (KeyboardInterrupt) as the first result arrives: status 130, the previous
     ``--out`` untouched, the ``local:2`` cluster's processes all gone."""
+    monkeypatch.setenv("GECSCORE_NO_CACHE", "1")   # the cells are scored (and interrupted), not read back
     import psutil
 
     from gecscore.cli import main
@@ -253,6 +254,7 @@ def test_conll14_on_a_cluster_with_a_worker_killed(tmp_path, monkeypatch):
     """The 13 CoNLL-2014 systems x every model-free configuration on two ``dask worker``
     processes; one is killed (SIGKILL) as soon as the first result arrives. Dask gives its
     tasks to the other, and the output equals the local run's."""
+    monkeypatch.setenv("GECSCORE_NO_CACHE", "1")   # the cells are scored (and interrupted), not read back
     require(CONLL14 / "official-2014.combined.m2")
     systems = discover_systems(require(CONLL14 / "systems"))
     assert len(systems) == 13
@@ -349,6 +351,7 @@ def test_a_scheduler_without_workers_and_a_bad_timeout_are_refused(tiny, tmp_pat
 def test_losing_every_worker_mid_run_is_one_line_status_4_and_out_untouched(tmp_path, monkeypatch, capsys):
     """The only worker is killed as the first result arrives: the scattered reference set and
     the pending tasks are gone. The run stops with one line and status 4, ``--out`` as it was."""
+    monkeypatch.setenv("GECSCORE_NO_CACHE", "1")   # the cells are scored (and interrupted), not read back
     from gecscore.cli import main
 
     refset, _ = write_tiny_board(tmp_path)
@@ -395,6 +398,7 @@ def test_a_worker_killed_mid_run_costs_only_its_tasks(tmp_path, monkeypatch):
     """The default run's version of the CoNLL-2014 test above (``make test-all``): 40 systems on
     two ``dask worker`` processes, one killed (SIGKILL) as the first result arrives; Dask gives
     its tasks to the other and the output equals the local run's."""
+    monkeypatch.setenv("GECSCORE_NO_CACHE", "1")   # the cells are scored (and interrupted), not read back
     refset, _ = write_tiny_board(tmp_path)
     many = tmp_path / "many"
     many.mkdir()

@@ -6,6 +6,6 @@ digest, every option, the versions of the tools and the source of the code that 
 concurrent processes, and never returns a damaged entry. What is cached: ERRANT's hypothesis
 and reference edits of a whole corpus (:meth:`gecscore.extract.errant_edits.ErrantExtractor.targets`).
 """
-from gecscore.cache.store import CACHE_DIR_ENV, MAX_BYTES_ENV, NO_CACHE_ENV, DiskCache, default_store
+from gecscore.cache.store import CACHE_DIR_ENV, MAX_BYTES_ENV, NO_CACHE_ENV, DiskCache, default_store, remembered
 
-__all__ = ["CACHE_DIR_ENV", "MAX_BYTES_ENV", "NO_CACHE_ENV", "DiskCache", "default_store"]
+__all__ = ["CACHE_DIR_ENV", "MAX_BYTES_ENV", "NO_CACHE_ENV", "DiskCache", "default_store", "remembered"]

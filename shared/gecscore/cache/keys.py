@@ -57,3 +57,70 @@ def code_digest(*modules: str) -> str:
             with open(path, "rb") as handle:
                 hash_.update(handle.read())
     return hash_.hexdigest()
+
+
+@lru_cache(maxsize=1)
+def package_digest() -> str:
+    """SHA-256 of every source file of the gecscore package (relative path and bytes, sorted):
+    for values that depend on much of the library (a leaderboard cell), any edit anywhere in
+    it is a new key, so no change of an algorithm can meet its old results."""
+    from pathlib import Path
+
+    root = Path(importlib.import_module("gecscore").__file__).parent
+    hash_ = hashlib.sha256()
+    for path in sorted(root.rglob("*.py")):
+        data = path.read_bytes()
+        name = path.relative_to(root).as_posix().encode()
+        hash_.update(len(name).to_bytes(8, "little") + name + len(data).to_bytes(8, "little") + data)
+    return hash_.hexdigest()
+
+
+@lru_cache(maxsize=1)
+def environment_digest() -> str:
+    """SHA-256 of the Python version and every installed distribution's name and version:
+    a value computed under other versions of anything (numpy, spaCy and its model, errant,
+    torch, transformers, ...) is never read back. Coarse on purpose: an unrelated upgrade costs
+    one recomputation, a missed relevant one would cost a wrong number."""
+    import os
+    import sys
+
+    names = set()   # <name>-<version>.dist-info folders (their names carry both: no METADATA read)
+    for entry in sys.path:
+        try:
+            with os.scandir(entry or ".") as found:
+                names.update(e.name for e in found if e.name.endswith((".dist-info", ".egg-info")))
+        except OSError:
+            continue
+    return KeyBuilder("environment").add(sys.version).texts("distributions", sorted(names)).digest()
+
+
+def path_fingerprint(value: str) -> str:
+    """What a model option names, as far as the files go: for a local folder or file, every
+    file's relative name, size and modification time (weights replaced in place make a new
+    key); for a Hugging Face Hub name, the commit its local cache resolves to; otherwise ""."""
+    from pathlib import Path
+
+    path = Path(value).expanduser()
+    if path.exists():
+        files = [path] if path.is_file() else sorted(p for p in path.rglob("*") if p.is_file())
+        parts = []
+        for file in files:
+            stat = file.stat()
+            parts.append(f"{file.relative_to(path) if file != path else file.name}:{stat.st_size}:{stat.st_mtime_ns}")
+        return KeyBuilder("path").add(str(path.resolve())).texts("files", parts).digest()
+    if value and not value.startswith((".", "/", "~")):
+        try:
+            from huggingface_hub import try_to_load_from_cache
+
+            found = try_to_load_from_cache(value, "config.json")
+        except (ImportError, ValueError):
+            found = None
+        if isinstance(found, str):   # .../snapshots/<commit>/config.json
+            return "hub:" + Path(found).parent.name
+    return ""
+
+
+def value_digest(value: object) -> str:
+    """SHA-256 of ``repr(value)`` for values made of frozen dataclasses, tuples, strings and
+    numbers (whose repr shows all their content, e.g. a corpus of :class:`gecscore.types.Gold`)."""
+    return hashlib.sha256(repr(value).encode("utf-8", "surrogatepass")).hexdigest()

@@ -26,7 +26,7 @@ import pickle
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 CACHE_DIR_ENV = "GECSCORE_CACHE_DIR"
 NO_CACHE_ENV = "GECSCORE_NO_CACHE"
@@ -204,3 +204,16 @@ def default_store() -> DiskCache | None:
     if not enabled():
         return None
     return DiskCache(default_dir(), max_bytes())
+
+
+def remembered(namespace: str, key: str, compute: Callable[[], Any]) -> Any:
+    """The value under ``key`` in the user's store, else ``compute()`` (stored for next time);
+    just ``compute()`` when the cache is off."""
+    store = default_store()
+    if store is None:
+        return compute()
+    value = store.get(namespace, key, _MISSING)
+    if value is _MISSING:
+        value = compute()
+        store.put(namespace, key, value)
+    return value

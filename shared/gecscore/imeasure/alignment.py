@@ -499,7 +499,8 @@ class ReferenceBatch:
         longest = int(lengths.max()) if len(order) else 0
         flat = (np.concatenate([refs[r] for r in order]).astype(np.int64) if longest
                 else np.zeros(0, dtype=np.int64))
-        same = tuple(r for r in range(len(refs)) if r not in set(full))
+        differs = set(full)   # built once: inside the generator it was rebuilt per reference (quadratic)
+        same = tuple(r for r in range(len(refs)) if r not in differs)
         return cls(src, tuple(refs), same, np.array(order, dtype=np.int64), flat, starts, lengths, shared, longest)
 
     def counts(self, hyp: np.ndarray) -> np.ndarray:

@@ -12,14 +12,15 @@ from functools import partial
 
 import numpy as np
 
-from typing import Any
+from typing import Any, Sequence
 
 from gecscore.imeasure.config import IMeasureConfig
-from gecscore.imeasure.scorer import (WasCounts, aspect_scores, count_combinations, error_options, prepared_candidates,
-                                      result_values, score_imeasure, sentence_records, vector_of)
+from gecscore.imeasure.scorer import (PreparedReferences, WasCounts, aspect_scores, count_combinations, error_options,
+                                      prepared_candidates, result_values, score_imeasure, sentence_records,
+                                      vector_of)
 from gecscore.metric import Metric, Predictions, Prepared, Result
 from gecscore.strings import ascii_tokens
-from gecscore.types import GoldCorpus, Target
+from gecscore.types import Gold, GoldCorpus, Target
 
 
 class IMeasureMetric(Metric):
@@ -28,11 +29,14 @@ class IMeasureMetric(Metric):
     summary = "I-measure: WAS counts on a 3-way alignment, WAcc and improvement I"
 
     def prepare(self, gold: GoldCorpus) -> Prepared:
-        mix = not self.config.no_mix
-        for sentence in gold.sentences:  # encode the candidates once (kept while the gold lives)
-            if not mix or count_combinations(error_options(sentence)) <= self.config.max_candidates:
-                prepared_candidates(sentence, mix)
-        return self.prepared(gold)
+        """The gold and, per sentence, its reference candidates encoded once (None where they
+        are too many to enumerate: searched per hypothesis). The candidates of a corpus come
+        from the persistent cache when this gold was prepared before under the same options,
+        code and versions (:func:`reference_candidates`)."""
+        prepared = self.prepared(gold)
+        prepared.state["candidates"] = reference_candidates(gold.sentences, not self.config.no_mix,
+                                                            self.config.max_candidates)
+        return prepared
 
     def _score(self, prepared: Prepared, predictions: Predictions, work: dict[str, Any]) -> Result:
         c = self.config
@@ -43,7 +47,8 @@ class IMeasureMetric(Metric):
             hypotheses = [ascii_tokens(line) for line in self.tokens_of(predictions)]   # as ieval.py (bytes) cuts them
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            detail = score_imeasure(list(prepared.gold.sentences), hypotheses, c)
+            detail = score_imeasure(list(prepared.gold.sentences), hypotheses, c,
+                                    candidates=prepared.state.get("candidates"))
         for warning in caught:  # the search notes are also in detail.warnings
             warnings.warn(str(warning.message), warning.category, stacklevel=2)
         values = result_values(detail)
@@ -56,6 +61,31 @@ class IMeasureMetric(Metric):
         return (("reference side", "imeasure"), ("tokenize", self.tokenize), ("lang", self.lang),
                 ("no_mix", self.config.no_mix),
                 ("max_candidates", self.config.max_candidates))
+
+
+CACHE_NAMESPACE = "imeasure-candidates"
+
+
+def reference_candidates(sentences: Sequence[Gold], mix: bool, max_candidates: int
+                         ) -> tuple[PreparedReferences | None, ...]:
+    """Each sentence's encoded reference candidates (None beyond ``max_candidates``
+    combinations), from the persistent cache (:mod:`gecscore.cache`) when they were built
+    before: keyed by the gold's content, ``mix``, ``max_candidates``, the source of the
+    modules that build them and the installed versions."""
+    from gecscore.cache import remembered
+    from gecscore.cache.keys import KeyBuilder, code_digest, environment_digest, value_digest
+
+    def build() -> tuple[PreparedReferences | None, ...]:
+        return tuple(prepared_candidates(s, mix) if not mix or count_combinations(error_options(s)) <= max_candidates
+                     else None for s in sentences)
+
+    key = (KeyBuilder(CACHE_NAMESPACE)
+           .facts((("mix", str(mix)), ("max_candidates", str(max_candidates)), ("environment", environment_digest()),
+                   ("code", code_digest("gecscore.imeasure.scorer", "gecscore.imeasure.alignment",
+                                        "gecscore.imeasure.metric", "gecscore.types")),
+                   ("gold", value_digest(tuple(sentences)))))
+           .digest())
+    return remembered(CACHE_NAMESPACE, key, build)
 
 
 def imeasure_from_means(means: np.ndarray, beta: float, w: float) -> float:

@@ -650,9 +650,14 @@ def _local_search(source: Tokens, hypothesis: Tokens, options: Sequence[Sequence
 # ---------------------------------------------------------------- the corpus
 
 def score_imeasure(gold: Sequence[Gold], hypotheses: Sequence[Sequence[str]],
-                   config: IMeasureConfig = IMeasureConfig(), progress: bool = False) -> IMeasureResult:
+                   config: IMeasureConfig = IMeasureConfig(), progress: bool = False,
+                   candidates: Sequence[PreparedReferences | None] | None = None) -> IMeasureResult:
     """Score tokenised hypotheses (one per gold sentence) with the I-measure (the
-    implementation behind ``gecscore.load("imeasure")``; ``config`` is validated)."""
+    implementation behind ``gecscore.load("imeasure")``; ``config`` is validated).
+    ``candidates``: each sentence's :func:`prepared_candidates` under this config, when the
+    caller prepared them (the metric's reference side); else they are built here."""
+    if candidates is not None and len(candidates) != len(gold):
+        raise ValueError(f"{len(candidates)} prepared candidate sets for {len(gold)} gold sentences")
     if len(gold) != len(hypotheses):
         raise GecInputError(f"the gold has {len(gold)} sentences but there are {len(hypotheses)} hypotheses")
     mix, opt, max_candidates = not config.no_mix, config.opt, config.max_candidates
@@ -675,7 +680,9 @@ def score_imeasure(gold: Sequence[Gold], hypotheses: Sequence[Sequence[str]],
             n_combinations = count_combinations(options)
             largest = max(largest, n_combinations)
         if not mix or n_combinations <= max_candidates:
-            prepared = prepared_candidates(sentence, mix)
+            prepared = candidates[index] if candidates is not None else None
+            if prepared is None:
+                prepared = prepared_candidates(sentence, mix)
             vectors = prepared.vectors(hypothesis)
             chosen = selection.best_row(vectors, offset)
             reference, predicted = prepared.candidates[chosen], vectors[chosen]

@@ -197,6 +197,68 @@ def score_systems(refset: RefSet, systems: Sequence[SystemSource], configs: Sequ
     ``scheduler`` (``tcp://HOST:PORT`` or ``local:N``) on a Dask cluster instead of ``jobs``
     processes (:mod:`gecscore.metaeval.leaderboard_dask`; ``connect_timeout`` in seconds,
     default :data:`~gecscore.metaeval.leaderboard_dask.DEFAULT_CONNECT_TIMEOUT_S`)."""
+    from gecscore.metaeval.cell_cache import CellCache
+
+    run = run or RunWide()
+    cells = CellCache.for_run(refset)
+    if cells is None:
+        return _score_systems(refset, systems, configs, jobs, progress, run, scheduler, connect_timeout)
+    return _score_with_cells(cells, refset, systems, configs, jobs, progress, run, scheduler, connect_timeout)
+
+
+def _score_with_cells(cells, refset: RefSet, systems: Sequence[SystemSource], configs: Sequence[MetricConfig],
+                      jobs: int, progress: bool, run: RunWide, scheduler: str | None, connect_timeout: float | None
+                      ) -> tuple[dict[str, dict[str, SystemScore]], dict[str, float]]:
+    """:func:`score_systems` with the cells of earlier runs read back
+    (:mod:`gecscore.metaeval.cell_cache`): only the missing ones are scored, then kept. A
+    configuration whose scores depend on the other systems (``needs_all_systems``) is keyed
+    by all of them and, when missing, scored over all of them; the others are scored for the
+    systems that miss any of them."""
+    from gecscore.metaeval.cell_cache import system_digest
+
+    digests = {s.name: system_digest(s) for s in systems}
+    every = [digests[s.name] for s in systems]
+    keys = {(s.name, c.name): cells.key(c.metric, run.options_for(c), digests[s.name], every if scored_by_run(c) else ())
+            for s in systems for c in configs}
+    results: dict[str, dict[str, SystemScore]] = {s.name: {} for s in systems}
+    for (system, config), key in keys.items():
+        found = cells.get(key)
+        if isinstance(found, SystemScore):
+            results[system][config] = found
+    seconds: dict[str, float] = dict.fromkeys(results, 0.0)
+    missing = [c for c in configs if any(c.name not in results[s.name] for s in systems)]
+    by_run = [c for c in missing if scored_by_run(c)]
+    by_system = [c for c in missing if c not in by_run]
+    batches = []
+    if by_system:
+        batches.append(([s for s in systems if any(c.name not in results[s.name] for c in by_system)], by_system))
+    if by_run:
+        batches.append((list(systems), by_run))
+    for batch_systems, batch_configs in batches:
+        scores, spent = _score_systems(refset, batch_systems, batch_configs, jobs, progress, run, scheduler,
+                                       connect_timeout)
+        for name, row in scores.items():
+            seconds[name] += spent.get(name, 0.0)
+            for config, score in row.items():
+                if config not in results[name]:
+                    results[name][config] = score
+                    cells.put(keys[(name, config)], score)
+    return ({name: {c.name: results[name][c.name] for c in configs} for name in results}, seconds)
+
+
+def scored_by_run(config: MetricConfig) -> bool:
+    """Whether a configuration's score of a system depends on the other systems of the run."""
+    from gecscore.options import build_config
+    from gecscore.registry import metric_class
+
+    cls = metric_class(config.metric)
+    return cls(build_config(cls.config_type, config.option_dict)).needs_all_systems()
+
+
+def _score_systems(refset: RefSet, systems: Sequence[SystemSource], configs: Sequence[MetricConfig],
+                   jobs: int, progress: bool, run: RunWide, scheduler: str | None, connect_timeout: float | None
+                   ) -> tuple[dict[str, dict[str, SystemScore]], dict[str, float]]:
+    """Every cell scored (locally or on the cluster), none read from the cache."""
     import os
 
     if scheduler is not None:
@@ -204,7 +266,6 @@ def score_systems(refset: RefSet, systems: Sequence[SystemSource], configs: Sequ
 
         return score_on_cluster(refset, systems, configs, scheduler, progress, run,
                                 connect_timeout or DEFAULT_CONNECT_TIMEOUT_S)
-    run = run or RunWide()
     results: dict[str, dict[str, SystemScore]] = {s.name: {} for s in systems}
     seconds: dict[str, float] = dict.fromkeys(results, 0.0)
     parallel = jobs > 1 and len(systems) > 1

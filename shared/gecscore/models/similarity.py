@@ -151,6 +151,9 @@ class _CachedPairScorer:
         raise NotImplementedError
 
 
+REFERENCE_SIDE_NAMESPACE = "bertscore-reference-side"
+
+
 class BertScoreF1(_CachedPairScorer):
     """BERTScore F1 of (candidate, reference) pairs.
 
@@ -255,12 +258,33 @@ class BertScoreF1(_CachedPairScorer):
                 self._kept.move_to_end(key)
         new = [key for key in ids if key not in self._kept]
         if new:
-            with bar(total=len(new), desc="BERTScore reference side", unit="sent",
-                     requested=self.progress) as progress:
-                embedded = self._embed(new, progress)
+            embedded = self._remembered(new)
             for key in new:
                 self._keep(key, embedded[key])
         return len(new)
+
+    def _remembered(self, new: list[tuple[int, ...]]) -> dict[tuple[int, ...], tuple]:
+        """The embeddings of a reference side: from the persistent cache (:mod:`gecscore.cache`)
+        when this model, layer, precision, code and environment encoded these very token ids
+        before, else from the model (then stored). The model pass of a known benchmark's
+        reference side is paid once, not once per process."""
+        from gecscore.cache import remembered
+        from gecscore.cache.keys import KeyBuilder, code_digest, environment_digest, path_fingerprint
+
+        def encode() -> dict[tuple[int, ...], tuple]:
+            with bar(total=len(new), desc="BERTScore reference side", unit="sent",
+                     requested=self.progress) as progress:
+                embedded = self._embed(new, progress)
+            return {key: tuple(t.cpu() for t in value) for key, value in embedded.items()}
+
+        key = (KeyBuilder(REFERENCE_SIDE_NAMESPACE)
+               .facts((("scorer", repr(self.cache_id)), ("layer", str(self.num_layers)),
+                       ("files", path_fingerprint(self.model)), ("environment", environment_digest()),
+                       ("code", code_digest("gecscore.models.similarity"))))
+               .texts("ids", [",".join(map(str, ids)) for ids in new])
+               .digest())
+        return {ids: tuple(t.to(self.device) for t in value)
+                for ids, value in remembered(REFERENCE_SIDE_NAMESPACE, key, encode).items()}
 
     def _keep(self, key: tuple[int, ...], value: tuple) -> None:
         size = _nbytes(value)

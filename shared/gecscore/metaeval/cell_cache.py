@@ -1,0 +1,111 @@
+"""Leaderboard cells kept across runs: a configuration's score of one system, read back from
+the persistent store (:mod:`gecscore.cache`) when nothing it depends on has changed.
+
+A cell's key holds everything its number depends on:
+
+- the reference set's content (every gold sentence and edit, its options, the subset's
+  positions, the I-measure XML gold's bytes), not its name or path;
+- the system output's bytes (text and/or M2 edits), not its name; for a configuration whose
+  scores depend on the other systems of the run (GoToScorer's weights:
+  ``Metric.needs_all_systems``) every system's bytes, in the run's order;
+- the configuration's validated options after the run-wide ones are applied (the full config,
+  defaults included), and for options naming a model its files
+  (:func:`gecscore.cache.keys.path_fingerprint`);
+- the source of the whole gecscore package and every installed distribution's version.
+
+Change any one and the cell is scored again: a re-run costs reading the cells, a system added
+to a known benchmark costs that system's own scoring. Configurations asking an LLM judge are
+never kept here (the judge's own cache keeps its answers; a cell would hide a changed
+endpoint behind the same options).
+"""
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol, Sequence
+
+from gecscore.cache.keys import KeyBuilder, environment_digest, package_digest, path_fingerprint, value_digest
+from gecscore.cache.store import DiskCache, default_store
+from gecscore.metaeval.refsets import RefSet
+from gecscore.options import build_config, fields_of
+from gecscore.registry import metric_class
+
+CACHE_NAMESPACE = "leaderboard-cell"
+
+
+class SystemFiles(Protocol):
+    """Where a system's output lives (:class:`gecscore.metaeval.leaderboard.SystemSource`)."""
+
+    name: str
+    text_path: Path | None
+    hyp_m2_path: Path | None
+
+
+def file_digest(path: Path | None) -> str:
+    if path is None:
+        return ""
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def system_digest(system: SystemFiles) -> str:
+    """The content of a system's output files (its name and paths left out)."""
+    return KeyBuilder("system").add(file_digest(system.text_path), file_digest(system.hyp_m2_path)).digest()
+
+
+def refset_digest(refset: RefSet) -> str:
+    """The content of a reference set: its gold sentences and edits, options, positions in the
+    full set and I-measure XML gold."""
+    return (KeyBuilder("refset")
+            .add(value_digest(refset.sentences), repr(sorted(refset.options.items())), repr(refset.indices),
+                 file_digest(refset.ixml_path))
+            .digest())
+
+
+@dataclass(frozen=True)
+class CellCache:
+    """The store and the run-wide part of every key (environment, code, reference set)."""
+
+    store: DiskCache
+    base: str
+
+    @classmethod
+    def for_run(cls, refset: RefSet) -> "CellCache | None":
+        """The cells of runs on ``refset``, or None when the cache is off."""
+        store = default_store()
+        if store is None:
+            return None
+        base = (KeyBuilder(CACHE_NAMESPACE)
+                .facts((("environment", environment_digest()), ("code", package_digest()),
+                        ("refset", refset_digest(refset))))
+                .digest())
+        return cls(store, base)
+
+    def key(self, metric: str, options: dict[str, Any], system: str, run: Sequence[str] = ()) -> str | None:
+        """The key of a cell: ``metric`` with its effective ``options`` (run-wide ones applied)
+        scoring the system whose digest is ``system``, among the systems of digests ``run``
+        when its score depends on them; None for a judged configuration."""
+        cls = metric_class(metric)
+        config = build_config(cls.config_type, options)
+        if cls(config).needs() == "judge":
+            return None
+        models = []
+        for field in fields_of(cls.config_type):
+            value = getattr(config, field.name)
+            if isinstance(value, str) and value:
+                fingerprint = path_fingerprint(value)
+                if fingerprint:
+                    models.append((field.name, fingerprint))
+        return (KeyBuilder(CACHE_NAMESPACE)
+                .add(self.base, metric, repr(config))
+                .facts(models)
+                .add("system", system)
+                .texts("run", list(run))
+                .digest())
+
+    def get(self, key: str | None) -> Any:
+        return None if key is None else self.store.get(CACHE_NAMESPACE, key)
+
+    def put(self, key: str | None, value: Any) -> None:
+        if key is not None:
+            self.store.put(CACHE_NAMESPACE, key, value)
