@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from gecscore.errors import GecInputError
+from gecscore.fscore import ERRANT, f_beta
 from gecscore.types import Gold, Target
 
 MODES = ("cs", "cse", "ds", "dt")
@@ -117,9 +118,7 @@ class CompareResult:
 
 def f_score(tp: int, fp: int, fn: int, beta: float) -> tuple[float, float, float]:
     """ERRANT's P, R, F-beta rounded to 4 decimals (P = 1 when FP = 0, R = 1 when FN = 0)."""
-    p = float(tp) / (tp + fp) if fp else 1.0
-    r = float(tp) / (tp + fn) if fn else 1.0
-    f = float((1 + beta ** 2) * p * r) / ((beta ** 2) * p + r) if p + r else 0.0
+    p, r, f = f_beta(tp, fp, fn, beta, ERRANT)
     return round(p, 4), round(r, 4), round(f, 4)
 
 
