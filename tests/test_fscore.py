@@ -59,15 +59,15 @@ def test_zero_cases_by_hand(case, convention):
 def test_f_of_p_and_r_at_beta_zero():
     """P > 0 = R (GREEN's geometric means can give it): ERRANT divides by zero, the I-measure 0."""
     with pytest.raises(ZeroDivisionError):
-        ERRANT.f(0.5, 0.0, 0.0)
-    assert IMEASURE.f(0.5, 0.0, 0.0) == 0.0
+        ERRANT.f_of(0.5, 0.0, 0.0)
+    assert IMEASURE.f_of(0.5, 0.0, 0.0) == 0.0
 
 
 def test_exact_counts_stay_exact():
     scores = f_beta(Fraction(0), Fraction(0), Fraction(0), Fraction(1, 2), IMEASURE)
     assert scores == PRF(Fraction(1), Fraction(1), Fraction(1))
     assert all(type(x) is Fraction for x in scores)
-    assert IMEASURE.f(Fraction(0), Fraction(0), Fraction(1, 2)) == 0 and type(IMEASURE.f(
+    assert IMEASURE.f_of(Fraction(0), Fraction(0), Fraction(1, 2)) == 0 and type(IMEASURE.f_of(
         Fraction(0), Fraction(0), Fraction(1, 2))) is Fraction
 
 

@@ -31,14 +31,15 @@ Number = TypeVar("Number", int, float, Fraction)
 
 @dataclass(frozen=True, slots=True)
 class PRF:
-    """Precision, recall and F-beta; unpacks as ``p, r, f``."""
+    """Precision ``p``, recall ``r`` and F-beta ``f`` (the library's result keys); unpacks as
+    ``p, r, f``."""
 
-    precision: float
-    recall: float
+    p: float
+    r: float
     f: float
 
     def __iter__(self) -> Iterator[float]:
-        return iter((self.precision, self.recall, self.f))
+        return iter((self.p, self.r, self.f))
 
 
 def _constant(value: int, like: object) -> float | Fraction:
@@ -94,18 +95,18 @@ class ErrantConvention:
 
     name: str = "errant"
 
-    def precision(self, tp: float, fp: float) -> float:
+    def precision_of(self, tp: float, fp: float) -> float:
         return float(tp) / (tp + fp) if fp else 1.0
 
-    def recall(self, tp: float, fn: float) -> float:
+    def recall_of(self, tp: float, fn: float) -> float:
         return float(tp) / (tp + fn) if fn else 1.0
 
-    def f(self, p: float, r: float, beta: float) -> float:
+    def f_of(self, p: float, r: float, beta: float) -> float:
         return float((1 + beta ** 2) * p * r) / ((beta ** 2) * p + r) if p + r else 0.0
 
     def scores(self, tp: float, fp: float, fn: float, beta: float) -> PRF:
-        p, r = self.precision(tp, fp), self.recall(tp, fn)
-        return PRF(p, r, self.f(p, r, beta))
+        p, r = self.precision_of(tp, fp), self.recall_of(tp, fn)
+        return PRF(p, r, self.f_of(p, r, beta))
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,19 +127,19 @@ class IMeasureConvention:
 
     name: str = "imeasure"
 
-    def precision(self, tp: Number, fp: Number) -> Number:
+    def precision_of(self, tp: Number, fp: Number) -> Number:
         return tp / (tp + fp) if tp + fp else _constant(1, tp)
 
-    def recall(self, tp: Number, fn: Number) -> Number:
+    def recall_of(self, tp: Number, fn: Number) -> Number:
         return tp / (tp + fn) if tp + fn else _constant(1, tp)
 
-    def f(self, p: Number, r: Number, beta: Number) -> Number:
+    def f_of(self, p: Number, r: Number, beta: Number) -> Number:
         b2 = beta * beta
         return (1 + b2) * p * r / (b2 * p + r) if b2 * p + r else _constant(0, p)
 
     def scores(self, tp: Number, fp: Number, fn: Number, beta: Number) -> PRF:
-        p, r = self.precision(tp, fp), self.recall(tp, fn)
-        return PRF(p, r, self.f(p, r, beta))
+        p, r = self.precision_of(tp, fp), self.recall_of(tp, fn)
+        return PRF(p, r, self.f_of(p, r, beta))
 
     def precision_array(self, tp: np.ndarray, fp: np.ndarray) -> np.ndarray:
         return np.where(tp + fp > 0, tp / (tp + fp), 1.0)

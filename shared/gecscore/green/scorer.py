@@ -67,11 +67,11 @@ def green(table: np.ndarray, beta: float) -> float:
     """GREEN of an ``order x 3`` (TP, FP, FN) matrix (module docstring)."""
     table = np.asarray(table, dtype=np.float64)
     tp, fp, fn = table[:, 0], table[:, 1], table[:, 2]
-    precisions = [ERRANT.precision(t, f) for t, f in zip(tp, fp)]
-    recalls = [ERRANT.recall(t, f) for t, f in zip(tp, fn)]
+    precisions = [ERRANT.precision_of(t, f) for t, f in zip(tp, fp)]
+    recalls = [ERRANT.recall_of(t, f) for t, f in zip(tp, fn)]
     p = _geometric_mean(precisions)
     r = _geometric_mean(recalls)
-    return float(ERRANT.f(p, r, beta))
+    return float(ERRANT.f_of(p, r, beta))
 
 
 def _geometric_mean(values: Sequence[float]) -> float:

@@ -84,15 +84,15 @@ def count_columns(columns: Iterable[Column]) -> tuple[WasCounts, WasCounts]:
 
 
 def precision(c: WasCounts) -> float:
-    return IMEASURE.precision(c.tp, c.fp)
+    return IMEASURE.precision_of(c.tp, c.fp)
 
 
 def recall(c: WasCounts) -> float:
-    return IMEASURE.recall(c.tp, c.fn)
+    return IMEASURE.recall_of(c.tp, c.fn)
 
 
 def f_beta(p: float, r: float, beta: float) -> float:
-    return IMEASURE.f(p, r, beta)
+    return IMEASURE.f_of(p, r, beta)
 
 
 def accuracy(c: WasCounts) -> float:
@@ -175,10 +175,10 @@ def _exact_value(c: WasCounts, baseline: WasCounts, name: str, beta: Fraction, w
         return Fraction(getattr(c, name))
     if name in ("p", "r", "f"):
         tp = Fraction(c.tp)
-        p, r = IMEASURE.precision(tp, Fraction(c.fp)), IMEASURE.recall(tp, Fraction(c.fn))
+        p, r = IMEASURE.precision_of(tp, Fraction(c.fp)), IMEASURE.recall_of(tp, Fraction(c.fn))
         if name != "f":
             return p if name == "p" else r
-        return IMEASURE.f(p, r, beta)
+        return IMEASURE.f_of(p, r, beta)
     if name == "acc":
         denominator = c.tp + c.tn + c.fp + c.fn - c.fpn
         return Fraction(c.tp + c.tn, denominator) if denominator else Fraction(1)

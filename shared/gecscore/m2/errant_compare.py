@@ -320,10 +320,11 @@ def format_report(result: CompareResult, level: int | None = None) -> str:
 
 
 def edits_from_text(sources: Sequence[str], hypotheses: Sequence[str],
-                    references: Sequence[Sequence[str]], *, tokenize: bool = False, lang: str = "en"
+                    references: Sequence[Sequence[str]], *, lang: str, tokenize: bool = False
                     ) -> tuple[list[tuple[M2Edit, ...]], list[tuple[M2Edit, ...]]]:
     """Hypothesis and reference edits of parallel text, extracted by the language profile
-    (ERRANT for English: what ``errant_parallel`` would write for the same text)."""
+    (ERRANT for English: what ``errant_parallel`` would write for the same text). ``lang`` is
+    the caller's validated option (its one default is its declaration in gecscore.options)."""
     from gecscore.lang.profiles import gold_of, profile_for
 
     profile = profile_for(lang)
