@@ -107,7 +107,7 @@ def compute() -> dict[str, dict[str, dict[str, float]]]:
         for system in SYSTEMS:
             for name, metric in metrics.items():
                 put(f"{name}|{gold_name}", system, metric.score(prepared[name], hyps[system], work=work[system]).score)
-            hyp_edits, _ = edits_from_text(sources, hyps[system], [[s] for s in sources])
+            hyp_edits, _ = edits_from_text(sources, hyps[system], [[s] for s in sources], lang="en")
             put(f"errant_compare|{gold_name}", system, compare(hyp_edits, gold_edits, CompareOptions()).counts.prf(0.5)[2])
             print(f"{gold_name} {system} done", file=sys.stderr, flush=True)
     for match in ("span", "correction"):

@@ -174,7 +174,7 @@ def our_errant_edits(item: OracleInput):
     from gecscore.m2.errant_compare import edits_from_text, read_edits
 
     sources = lines(item.source)
-    hypotheses, _ = edits_from_text(sources, lines(item.hypothesis), [[s] for s in sources])
+    hypotheses, _ = edits_from_text(sources, lines(item.hypothesis), [[s] for s in sources], lang="en")
     return hypotheses, read_edits(item.gold)
 
 

@@ -28,7 +28,7 @@ from typing import Any, Callable, ClassVar, Generic, Mapping, Sequence, TypeVar
 import numpy as np
 
 from gecscore.errors import GecInputError
-from gecscore.options import build_config, format_value
+from gecscore.options import DEFAULT_LANG, build_config, format_value
 from gecscore.registry import metric_class
 from gecscore.signature import Facts, Signature, signature_of
 from gecscore.types import GoldCorpus, Target
@@ -153,7 +153,9 @@ class Metric(ABC, Generic[C]):
 
     @property
     def lang(self) -> str:
-        return getattr(self.config, "lang", "en")
+        """The config's validated ``lang``; a config without one reads English text (the
+        declaration's default, not a second literal)."""
+        return getattr(self.config, "lang", DEFAULT_LANG)
 
     def profile(self):
         """The language profile this metric reads text through (:mod:`gecscore.lang.profiles`)."""

@@ -342,10 +342,20 @@ class JudgeOptions:
                                       "answer file)", kind=str, signature=None, metavar="FILE")
 
 
+def check_precision(precision: Any, device: Any = None) -> str:
+    """The one check of a BERTScore precision, for a config (:func:`check_precision_device`) and
+    for a model built without one (:class:`gecscore.models.similarity.BertScoreF1`): a value the
+    declaration (:class:`LayerOptions`) accepts, and fp16 only on a CUDA device (fp16 on a CPU
+    is slow or unsupported; ``device`` None: not chosen yet, checked again when it is)."""
+    declaration = next(f for f in dataclasses.fields(LayerOptions) if f.name == "precision")
+    precision = check_value("precision", precision, declaration.metadata, declaration.default)
+    if precision == "fp16" and device is not None and not str(device).startswith("cuda"):
+        raise GecOptionError("precision", f"fp16 needs a CUDA device, not device={device}; use bf16 on the CPU")
+    return precision
+
+
 def check_precision_device(config: Any) -> None:
     """fp16 runs on CUDA only: refuse it at load when the config names another device (with no
     device given, the device is chosen, and checked, when the model is loaded)."""
-    precision, device = getattr(config, "precision", DEFAULT_PRECISION), getattr(config, "device", None)
-    if precision == "fp16" and applies(config, "precision") and device is not None \
-            and not str(device).startswith("cuda"):
-        raise GecOptionError("precision", f"fp16 needs a CUDA device, not device={device}; use bf16 on the CPU")
+    if applies(config, "precision"):
+        check_precision(config.precision, getattr(config, "device", None))

@@ -14,16 +14,14 @@ from typing import Sequence
 from gecscore.chunks.config import ClemeConfig
 from gecscore.chunks.evaluation import SampleChunks, label_corpus
 from gecscore.chunks.labels import ChunkCounts, LabelledChunks
+from gecscore.fscore import IMEASURE, f_beta
 from gecscore.types import ChunkPartition, Sample
 
 
 def precision_recall_f(tp: float, fp: float, fn: float, beta: float = ClemeConfig.beta) -> tuple[float, float, float]:
-    """P and R are 1 when their denominator is 0; F is 0 when P + R is 0."""
-    p = tp / (tp + fp) if tp + fp else 1.0
-    r = tp / (tp + fn) if tp + fn else 1.0
-    b2 = beta * beta
-    f = (1 + b2) * p * r / (b2 * p + r) if b2 * p + r else 0.0
-    return p, r, f
+    """P and R are 1 when their denominator is 0; F is 0 when beta^2 P + R is 0
+    (:data:`gecscore.fscore.IMEASURE`)."""
+    return tuple(f_beta(tp, fp, fn, beta, IMEASURE))
 
 
 def accuracy(counts: ChunkCounts) -> float:

@@ -13,11 +13,12 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from gecscore.extract.gold import text_gold
 from gecscore.gleu.config import GleuConfig
 from gecscore.gleu.scorer import gleu, gleu_of_rounds, n_stats, reference_draws, sentence_stats
 from gecscore.metric import Metric, Predictions, Prepared, Result
 from gecscore.strings import ascii_tokens
-from gecscore.types import Edit, Gold, GoldCorpus, Target
+from gecscore.types import GoldCorpus, Target
 
 
 class GleuMetric(Metric[GleuConfig]):
@@ -36,18 +37,9 @@ class GleuMetric(Metric[GleuConfig]):
         tokens only); the gold records each reference as one whole-sentence edit (origin
         ``text``). Another language's text is read through its profile (Chinese: characters,
         so GLEU counts character n-grams as Chinese GEC does)."""
-        from gecscore import inputs
-
         if self.lang != "en":
             return super().prepare_text(sources, references)
-        sources, _, references = inputs.parallel(sources, None, references)
-        sentences = []
-        for number, (source, refs) in enumerate(zip(sources, references), start=1):
-            src = ascii_tokens(source)
-            annotations = {k: (() if ascii_tokens(ref) == src else
-                               (Edit(0, len(src), ascii_tokens(ref), "TEXT"),)) for k, ref in enumerate(refs)}
-            sentences.append(Gold(src, annotations, 0, str(number)))
-        return self.prepare(GoldCorpus(tuple(sentences), "text"))
+        return self.prepare(text_gold(sources, references, split=ascii_tokens))
 
     def _score(self, prepared: Prepared, predictions: Predictions, work: dict[str, Any]) -> Result:
         predictions = self.checked_predictions(prepared, predictions)

@@ -20,6 +20,8 @@ From counts (pooled over the sentences at corpus level)::
 
     P = TP / (TP + FP), 1 when FP = 0;   R = TP / (TP + FN), 1 when FN = 0
     F = (1 + b^2) P R / (b^2 P + R), 0 when P + R = 0
+
+(ERRANT's convention: :data:`gecscore.fscore.ERRANT`.)
 """
 from __future__ import annotations
 
@@ -27,6 +29,7 @@ from typing import Sequence
 
 import numpy as np
 
+from gecscore import fscore
 from gecscore.gotoscorer.chunks import Chunk, annotate
 
 #: columns of one sentence's counts
@@ -72,7 +75,4 @@ def chunk_weights(reference: Sequence[Chunk], systems: Sequence[Sequence[Chunk]]
 
 def f_beta(counts: np.ndarray, beta: float) -> float:
     """F-beta of (TP, FP, FN, ...) counts (module docstring)."""
-    tp, fp, fn = float(counts[0]), float(counts[1]), float(counts[2])
-    p = 1.0 if fp == 0 else tp / (tp + fp)
-    r = 1.0 if fn == 0 else tp / (tp + fn)
-    return (1 + beta ** 2) * p * r / (beta ** 2 * p + r) if p + r else 0.0
+    return fscore.f_beta(float(counts[0]), float(counts[1]), float(counts[2]), beta, fscore.ERRANT).f

@@ -13,25 +13,11 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from gecscore.extract.gold import text_gold
 from gecscore.green.config import GreenConfig
 from gecscore.green.scorer import all_ngrams, best_reference, counts, green, units
 from gecscore.metric import Metric, Predictions, Prepared, Result, first_column
-from gecscore.types import Edit, Gold, GoldCorpus, Target
-
-
-def text_gold(sources: Sequence[str], references: Any) -> GoldCorpus:
-    """Parallel text as a gold whose annotator k of a sentence is its k-th reference, recorded as
-    one whole-sentence edit (origin ``text``; no ERRANT: the metric reads text only)."""
-    from gecscore import inputs
-
-    sources, _, references = inputs.parallel(sources, None, references)
-    sentences = []
-    for number, (source, refs) in enumerate(zip(sources, references), start=1):
-        src = tuple(source.split())
-        annotations = {k: (() if tuple(ref.split()) == src else (Edit(0, len(src), tuple(ref.split()), "TEXT"),))
-                       for k, ref in enumerate(refs)}
-        sentences.append(Gold(src, annotations, 0, str(number)))
-    return GoldCorpus(tuple(sentences), "text")
+from gecscore.types import GoldCorpus, Target
 
 
 def corpus_green(means: np.ndarray, beta: float, order: int) -> float:

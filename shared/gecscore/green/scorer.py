@@ -18,6 +18,8 @@ sentence string, spaces included). From counts of n = 1..N::
     P = (prod P_n)^(1/N), 0 when any P_n = 0;       R likewise
     GREEN = (1 + b^2) P R / (b^2 P + R), 0 when P + R = 0
 
+(ERRANT's zero cases and operation order: :data:`gecscore.fscore.ERRANT`.)
+
 **References.** Each sentence keeps the reference whose sentence GREEN is highest; on a tie the
 earlier reference (strictly greater replaces). **Corpus** GREEN pools the kept references'
 counts over the sentences (per order) and applies the formula once; **sentence** level is the
@@ -31,6 +33,8 @@ from collections import Counter
 from typing import Sequence
 
 import numpy as np
+
+from gecscore.fscore import ERRANT
 
 
 def units(sentence: str, unit: str) -> Sequence[str]:
@@ -63,11 +67,11 @@ def green(table: np.ndarray, beta: float) -> float:
     """GREEN of an ``order x 3`` (TP, FP, FN) matrix (module docstring)."""
     table = np.asarray(table, dtype=np.float64)
     tp, fp, fn = table[:, 0], table[:, 1], table[:, 2]
-    precisions = [1.0 if f == 0 else t / (t + f) for t, f in zip(tp, fp)]
-    recalls = [1.0 if f == 0 else t / (t + f) for t, f in zip(tp, fn)]
+    precisions = [ERRANT.precision_of(t, f) for t, f in zip(tp, fp)]
+    recalls = [ERRANT.recall_of(t, f) for t, f in zip(tp, fn)]
     p = _geometric_mean(precisions)
     r = _geometric_mean(recalls)
-    return float((1 + beta ** 2) * p * r / (beta ** 2 * p + r)) if p + r else 0.0
+    return float(ERRANT.f_of(p, r, beta))
 
 
 def _geometric_mean(values: Sequence[float]) -> float:

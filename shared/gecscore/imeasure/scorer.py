@@ -28,6 +28,7 @@ import numpy as np
 
 from gecscore.imeasure.alignment import Column, Encoder, ReferenceBatch, align, align_pair, baseline_tn_fn
 from gecscore.errors import GecInputError
+from gecscore.fscore import IMEASURE
 from gecscore.progress import bar
 from gecscore.imeasure.config import METRIC_NAMES, IMeasureConfig, check_max_metric
 from gecscore.imeasure.gold import error_groups
@@ -83,16 +84,15 @@ def count_columns(columns: Iterable[Column]) -> tuple[WasCounts, WasCounts]:
 
 
 def precision(c: WasCounts) -> float:
-    return c.tp / (c.tp + c.fp) if c.tp + c.fp else 1.0
+    return IMEASURE.precision_of(c.tp, c.fp)
 
 
 def recall(c: WasCounts) -> float:
-    return c.tp / (c.tp + c.fn) if c.tp + c.fn else 1.0
+    return IMEASURE.recall_of(c.tp, c.fn)
 
 
 def f_beta(p: float, r: float, beta: float) -> float:
-    b2 = beta * beta
-    return (1 + b2) * p * r / (b2 * p + r) if b2 * p + r else 0.0
+    return IMEASURE.f_of(p, r, beta)
 
 
 def accuracy(c: WasCounts) -> float:
@@ -174,12 +174,11 @@ def _exact_value(c: WasCounts, baseline: WasCounts, name: str, beta: Fraction, w
     if name in ("tp", "tn", "fp", "fn"):
         return Fraction(getattr(c, name))
     if name in ("p", "r", "f"):
-        p = Fraction(c.tp, c.tp + c.fp) if c.tp + c.fp else Fraction(1)
-        r = Fraction(c.tp, c.tp + c.fn) if c.tp + c.fn else Fraction(1)
+        tp = Fraction(c.tp)
+        p, r = IMEASURE.precision_of(tp, Fraction(c.fp)), IMEASURE.recall_of(tp, Fraction(c.fn))
         if name != "f":
             return p if name == "p" else r
-        b2 = beta * beta
-        return (1 + b2) * p * r / (b2 * p + r) if b2 * p + r else Fraction(0)
+        return IMEASURE.f_of(p, r, beta)
     if name == "acc":
         denominator = c.tp + c.tn + c.fp + c.fn - c.fpn
         return Fraction(c.tp + c.tn, denominator) if denominator else Fraction(1)
@@ -214,12 +213,10 @@ def _float_values(vectors: np.ndarray, aspect: str, name: str, beta: float, w: f
         return {"tp": tp, "tn": tn, "fp": fp, "fn": fn}[name]
     with np.errstate(divide="ignore", invalid="ignore"):
         if name in ("p", "r", "f"):
-            p = np.where(tp + fp > 0, tp / (tp + fp), 1.0)
-            r = np.where(tp + fn > 0, tp / (tp + fn), 1.0)
+            p, r = IMEASURE.precision_array(tp, fp), IMEASURE.recall_array(tp, fn)
             if name != "f":
                 return p if name == "p" else r
-            b2 = beta * beta
-            return np.where(b2 * p + r > 0, (1 + b2) * p * r / (b2 * p + r), 0.0)
+            return IMEASURE.f_array(p, r, beta)
         if name == "acc":
             denominator = tp + tn + fp + fn - fpn
             return np.where(denominator != 0, (tp + tn) / denominator, 1.0)

@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from gecscore.errors import GecInputError
+from gecscore.fscore import ERRANT, f_beta
 from gecscore.types import Gold, Target
 
 MODES = ("cs", "cse", "ds", "dt")
@@ -117,9 +118,7 @@ class CompareResult:
 
 def f_score(tp: int, fp: int, fn: int, beta: float) -> tuple[float, float, float]:
     """ERRANT's P, R, F-beta rounded to 4 decimals (P = 1 when FP = 0, R = 1 when FN = 0)."""
-    p = float(tp) / (tp + fp) if fp else 1.0
-    r = float(tp) / (tp + fn) if fn else 1.0
-    f = float((1 + beta ** 2) * p * r) / ((beta ** 2) * p + r) if p + r else 0.0
+    p, r, f = f_beta(tp, fp, fn, beta, ERRANT)
     return round(p, 4), round(r, 4), round(f, 4)
 
 
@@ -321,10 +320,11 @@ def format_report(result: CompareResult, level: int | None = None) -> str:
 
 
 def edits_from_text(sources: Sequence[str], hypotheses: Sequence[str],
-                    references: Sequence[Sequence[str]], *, tokenize: bool = False, lang: str = "en"
+                    references: Sequence[Sequence[str]], *, lang: str, tokenize: bool = False
                     ) -> tuple[list[tuple[M2Edit, ...]], list[tuple[M2Edit, ...]]]:
     """Hypothesis and reference edits of parallel text, extracted by the language profile
-    (ERRANT for English: what ``errant_parallel`` would write for the same text)."""
+    (ERRANT for English: what ``errant_parallel`` would write for the same text). ``lang`` is
+    the caller's validated option (its one default is its declaration in gecscore.options)."""
     from gecscore.lang.profiles import gold_of, profile_for
 
     profile = profile_for(lang)

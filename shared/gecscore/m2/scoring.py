@@ -20,6 +20,7 @@ from typing import Sequence
 
 
 from gecscore.errors import GecInputError
+from gecscore.fscore import M2SCORER
 from gecscore.progress import bar
 from gecscore.m2.config import (DEFAULT_SEGMENTATION, MAX_LATTICE_CELLS, SEGMENTATIONS,
                                 PtM2Config)
@@ -50,15 +51,7 @@ class EditCounts:
         between annotators differently (CoNLL-2014 POST, sentence 56: two annotators tie at
         45/121.5; the official scorer keeps the first, P/R rounding picked the second).
         """
-        p = self.correct / self.proposed if self.proposed else 1.0
-        r = self.correct / self.gold if self.gold else 1.0
-        b2 = beta * beta
-        denominator = b2 * self.gold + self.proposed
-        if denominator:
-            f = (1.0 + b2) * self.correct / denominator
-        else:
-            f = 1.0 if self.correct == 0 else 0.0
-        return p, r, f
+        return tuple(M2SCORER.scores_of_totals(self.correct, self.proposed, self.gold, beta))
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,7 +26,7 @@ from typing import Iterable, Sequence
 from gecscore.errors import MissingModelError
 from gecscore.models.bundled import local_minilm_dir
 from gecscore.models.loading import model_identity
-from gecscore.options import DEFAULT_PRECISION, PRECISIONS
+from gecscore.options import DEFAULT_PRECISION, check_precision
 from gecscore.progress import bar
 
 DEFAULT_MODEL = "bert-base-uncased"
@@ -176,8 +176,7 @@ class BertScoreF1(_CachedPairScorer):
                  block_tokens: int = DEFAULT_BLOCK_TOKENS, precision: str = DEFAULT_PRECISION,
                  keep_bytes: int = DEFAULT_KEEP_BYTES):
         super().__init__(model, batch_size, device, progress)
-        if precision not in PRECISIONS:
-            raise ValueError(f"unknown precision {precision!r}; expected one of: {', '.join(PRECISIONS)}")
+        precision = check_precision(precision)
         self.num_layers = num_layers
         self.block_tokens = block_tokens
         self.precision = precision
@@ -224,8 +223,7 @@ class BertScoreF1(_CachedPairScorer):
         if self._cut:
             encoder.layer = torch.nn.ModuleList(list(encoder.layer)[:self.num_layers])
         self.device = _torch_device(self.device_name)
-        if self.precision == "fp16" and not str(self.device).startswith("cuda"):
-            raise ValueError("precision fp16 needs a CUDA device (device='cuda'); use bf16 on the CPU")
+        check_precision(self.precision, self.device)
         dtype = {"fp32": torch.float32, "bf16": torch.bfloat16, "fp16": torch.float16}[self.precision]
         self._tokenizer = tokenizer
         self._model = model.eval().to(device=self.device, dtype=dtype)
@@ -485,15 +483,14 @@ class BartScore(_CachedPairScorer):
 
 def make_scorer(scorer: str = "bertscore", model: str | None = None, num_layers: int | None = None,
                 batch_size: int | None = None, device: str | None = None,
-                progress: bool = True, precision: str = DEFAULT_PRECISION) -> _CachedPairScorer:
+                progress: bool = True, *, precision: str) -> _CachedPairScorer:
     """A pair scorer by name: ``bertscore`` (default model bert-base-uncased) or ``bartscore``
-    (default facebook/bart-base, fp32 only)."""
+    (default facebook/bart-base, fp32 only: the config refuses another ``precision`` with it,
+    :class:`gecscore.m2.config.PtM2Config`, so it is not read here)."""
     if scorer == "bertscore":
         return BertScoreF1(model or DEFAULT_MODEL, num_layers, batch_size or 64, device, progress,
                            precision=precision)
     if scorer == "bartscore":
-        if precision != DEFAULT_PRECISION:
-            raise ValueError(f"precision {precision!r} is for BERTScore; BARTScore runs in fp32")
         return BartScore(model or DEFAULT_BART_MODEL, batch_size or 16, device, progress)
     raise ValueError(f"unknown scorer {scorer!r}; expected one of: {', '.join(SCORERS)}")
 
