@@ -68,8 +68,10 @@ class IMeasureMetric(Metric):
             warnings.warn(str(warning.message), warning.category, stacklevel=2)
         values = result_values(detail)
         stats = np.asarray([vector_of(s.evaluation) for s in detail.sentences], dtype=np.float64)
-        return IMeasureTableResult(self.name, self.signature(prepared), values, stats.reshape(len(detail.sentences), -1),
-                      partial(imeasure_from_means, beta=c.beta, w=c.w), detail, partial(sentence_records, detail))
+        return IMeasureTableResult(self.name, self.signature(prepared), values,
+                                   stats.reshape(len(detail.sentences), -1),
+                                   partial(imeasure_from_means, beta=c.beta, w=c.w), detail,
+                                   partial(sentence_records, detail))
 
     def reference_options(self) -> tuple[tuple[str, Any], ...]:
         """The candidates encoded in ``prepare`` depend on mixing and on the enumeration bound."""
