@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 
 from gecscore.publish import assemble
-from gecscore.registry import module_names
+from gecscore.registry import metric_class, module_metrics, module_names
 
 EXAMPLE = dict(
     sources=["The childs were playing for the park and they was happy ."],
@@ -34,7 +34,8 @@ OPTIONS = {"cleme2": {}, "pt_m2": {"scorer": "none"}, "imeasure": {}, "dsgram": 
            "gleu": {}, "green": {}, "gotoscorer": {"no_weight": True},
            "llm_eval": {"no_cache": True, "model": "judge"}, "scribendi": {"device": "cpu"},
            "some": {"device": "cpu"}, "impara": {"device": "cpu"}}
-REFERENCE_FREE = {"dsgram", "llm_eval", "scribendi", "some", "impara"}
+# the Spaces whose metrics read no references (what the metric classes declare)
+REFERENCE_FREE = {name for name in module_names() if not metric_class(module_metrics(name)[0]).needs_references}
 ROOT = Path(__file__).resolve().parents[1]
 
 SCORE = """

@@ -38,6 +38,10 @@ class JudgedMetric(Metric):
     def has_judge(self) -> bool:
         return self._judge is not None
 
+    def judge_used(self):
+        """The judge, if it has been built."""
+        return self._judge
+
     def close(self) -> None:
         if self._judge is not None:
             self._judge.close()

@@ -30,6 +30,7 @@ import numpy as np
 from gecscore.errors import GecInputError
 from gecscore.options import DEFAULT_LANG, build_config, format_value
 from gecscore.registry import metric_class
+from gecscore.result_text import values_text
 from gecscore.signature import Facts, Signature, signature_of
 from gecscore.types import GoldCorpus, Target
 
@@ -64,6 +65,12 @@ class Result:
     def records(self) -> list[dict]:
         """One JSON-ready record per sentence (what ``--per-sentence`` writes)."""
         return self.records_of()
+
+    def format(self) -> str:
+        """The result as text (what ``gecscore <metric>`` prints; sacreBLEU's ``Score.format``):
+        the signature, then one line per value. A metric whose result reads better another way
+        subclasses :class:`Result` next to the metric and overrides this."""
+        return values_text(self.as_dict())
 
 
 @dataclass(frozen=True)
@@ -101,8 +108,20 @@ class Metric(ABC, Generic[C]):
     name: ClassVar[str]
     config_type: ClassVar[type]
     summary: ClassVar[str] = ""
-    #: whether the metric reads references (DSGram does not)
+    #: whether the metric reads references (DSGram does not); a metric that does reads them
+    #: from any gold (an M2 file, an I-measure XML, parallel text): its reference side is
+    #: ``prepare(gold)`` whatever the gold was read from
     needs_references: ClassVar[bool] = True
+    #: whether an LLM judge may weigh its edits, an unanswered weight falling back to 1
+    #: (CLEME's ``weighting="llm"``; the result then has ``llm_edits`` and ``llm_fallbacks``):
+    #: the CLI's ``--max-fallback-share`` applies
+    llm_weights: ClassVar[bool] = False
+    #: whether its sentence-level score is split over the hypothesis edits
+    #: (:mod:`gecscore.attribution`: the CLI's ``--per-edit``); the metric takes ``level``
+    per_edit: ClassVar[bool] = False
+    #: whether it has trade-off weights that ``gecscore tune-weights`` tunes against human
+    #: rankings (:mod:`gecscore.metaeval.weight_tuning`)
+    tunable_weights: ClassVar[bool] = False
 
     def __init__(self, config: C):
         self.config = config
@@ -113,6 +132,11 @@ class Metric(ABC, Generic[C]):
     def close(self) -> None:
         """Release what the metric holds open (a judge's connections and cache); whatever it
         needs again is rebuilt on use. Nothing to release by default."""
+
+    def judge_used(self) -> Any | None:
+        """The LLM judge this metric object has built, if any (a caller reports its counts
+        before :meth:`close`); none by default."""
+        return None
 
     @classmethod
     def from_options(cls, **options: Any) -> "Metric":

@@ -35,7 +35,8 @@ def option(default: Any, help: str, *, kind: type | tuple[type, ...] | None = No
            signature: str | None = "", signature_rank: int = 0, signature_default: bool = True,
            signature_format: Callable[[Any], str] | None = None, cli: bool = True,
            metavar: str | None = None, repeat: bool = False, pattern: str | None = None,
-           refused: Mapping[Any, str] | None = None, normalize: Callable[[Any], Any] | None = None) -> Any:
+           refused: Mapping[Any, str] | None = None, normalize: Callable[[Any], Any] | None = None,
+           space: bool = True) -> Any:
     """A config field with its default and what :func:`validate` checks.
 
     ``kind``: the accepted type(s) (default: the default's type; ``None`` is always accepted
@@ -51,6 +52,8 @@ def option(default: Any, help: str, *, kind: type | tuple[type, ...] | None = No
     in full; ``refused``: values that are refused with the reason given (known, but not offered);
     ``normalize``: maps a value to the one it means before it is checked (``zh-CN`` -> ``zh``),
     so that every entry point, the config and the signature hold the value actually used.
+    ``space=False`` keeps it out of the Spaces: a value no visitor of a web page can give (a
+    file on the server, an environment variable's name, a judge transcript or cache).
     """
     if kind is None and default is not None:
         kind = type(default)
@@ -59,7 +62,7 @@ def option(default: Any, help: str, *, kind: type | tuple[type, ...] | None = No
         "minimum": minimum, "exclusive_minimum": exclusive_minimum, "maximum": maximum,
         "signature": signature, "signature_rank": signature_rank, "signature_default": signature_default,
         "signature_format": signature_format, "cli": cli, "metavar": metavar, "repeat": repeat,
-        "pattern": pattern, "refused": dict(refused or {}), "normalize": normalize})
+        "pattern": pattern, "refused": dict(refused or {}), "normalize": normalize, "space": space})
 
 
 @dataclass(frozen=True)
@@ -107,6 +110,16 @@ def merged_help(declared: Mapping[str, dataclasses.Field]) -> str:
 def fields_of(config: Any) -> Iterator[dataclasses.Field]:
     """The declared options of a config class or instance, in declaration order."""
     return (f for f in dataclasses.fields(config) if "help" in f.metadata)
+
+
+def space_fields(config_type: type) -> Iterator[dataclasses.Field]:
+    """The declared options a Space can offer (not ``space=False``), in the order a page shows
+    them: the config's own options first, then those of its bases, nearest first, so that the
+    metric's options lead and the shared groups (text, model, judge, per type) follow."""
+    own = [name for cls in config_type.__mro__ for name in vars(cls).get("__annotations__", {})]
+    rank = {name: i for i, name in reversed(list(enumerate(own)))}
+    shown = [f for f in fields_of(config_type) if f.metadata.get("space", True)]
+    return iter(sorted(shown, key=lambda f: rank[f.name]))
 
 
 def _check_kind(name: str, value: Any, kind: Any) -> Any:
@@ -320,10 +333,11 @@ class JudgeOptions:
     base_url: str | None = option(None, "chat-completions base URL (default $OPENAI_BASE_URL or OpenAI)",
                                   kind=str, signature=None)
     api_key_env: str = option("OPENAI_API_KEY", "environment variable holding the API key", signature=None,
-                              metavar="NAME")
+                              metavar="NAME", space=False)
     cache: str | None = option(None, "judge answer cache (SQLite; default $GECSCORE_JUDGE_CACHE or "
-                                     "~/.cache/gecscore/judge.sqlite)", kind=str, signature=None, metavar="PATH")
-    no_cache: bool = option(False, "do not read or write the judge cache", signature=None)
+                                     "~/.cache/gecscore/judge.sqlite)", kind=str, signature=None, metavar="PATH",
+                               space=False)
+    no_cache: bool = option(False, "do not read or write the judge cache", signature=None, space=False)
     concurrency: int = option(8, "judge requests in flight", minimum=1, signature=None)
     timeout: float = option(60.0, "seconds per judge request", exclusive_minimum=0, signature=None)
     max_retries: int = option(4, "retries of a judge request after a transport error", minimum=0,
@@ -331,15 +345,16 @@ class JudgeOptions:
     export_batch: str | None = option(None, "write the judge requests the cache cannot answer to FILE, an OpenAI "
                                             "Batch API input file, instead of calling the judge; submit it, then "
                                             "run again with import_batch= OUTPUT", kind=str, signature=None,
-                                      metavar="FILE")
+                                      metavar="FILE", space=False)
     import_batch: tuple[str, ...] | None = option(None, "store a finished OpenAI batch's output (or error) file in "
                                                         "the judge cache before the run (repeatable)",
                                                   kind=(tuple, list, str), signature=None, metavar="FILE",
-                                                  repeat=True)
+                                                  repeat=True, space=False)
     transcript: str | None = option(None, "write every judge request of the run with its answer to FILE (JSON "
-                                          "lines), for backend='replay'", kind=str, signature=None, metavar="FILE")
+                                          "lines), for backend='replay'", kind=str, signature=None, metavar="FILE",
+                                    space=False)
     replay: str | None = option(None, "with backend='replay': answer from FILE (a transcript= file or a DSGram-Eval "
-                                      "answer file)", kind=str, signature=None, metavar="FILE")
+                                      "answer file)", kind=str, signature=None, metavar="FILE", space=False)
 
 
 def check_precision(precision: Any, device: Any = None) -> str:

@@ -11,6 +11,8 @@ from gecscore.spaces import per_type_view
 from gecscore.spaces.examples import FOUR_LABELS
 from gecscore.spaces.examples import THREE_SENTENCES
 from gecscore.lang.profiles import OFFERED_LANGS
+from gecscore.options import JudgeOptions
+from gecscore.options import fields_of
 from gecscore.spaces.framework import MetricSpace
 from gecscore.spaces.framework import Outcome
 from gecscore.spaces.framework import build_demo
@@ -32,10 +34,9 @@ were not needed), combined into one **score**. Press *Load example* to see it in
 # (alpha: cleme2, beta: cleme) show for that one only, and weighting (none for cleme2, length for
 # cleme) starts at "default": each keeps its own.
 CONFIGS = {"cleme2": Cleme2Config, "cleme": ClemeConfig}
-# Every option that can change the score (precision with similarity weighting), the BERTScore
-# model's, and the per-type table; each widget is generated from the configs' declarations.
-OPTIONS = ("lang", "level", "assumption", "weighting", "alpha", "beta", "precision", "tokenize",
-           "model", "num_layers", "batch_size", "device", "per_type")
+# The llm weighting's judge runs on the host's judge settings: the Space has no typed-in key, so
+# it offers none of the judge's endpoint options.
+JUDGE_OPTIONS = tuple(f.name for f in fields_of(JudgeOptions))
 
 # What an empty model box means here (the declaration's help speaks of every model-backed metric).
 PLACEHOLDERS = {"model": "default: bert-base-uncased (similarity); the judge's default model (llm)"}
@@ -87,7 +88,7 @@ SPACE = MetricSpace(
                    ("chunk counts (weighted sums when weighting is on)",
                     ("tp", "fp_ne", "fp_un", "fp", "fn", "tn"))),
     configs=CONFIGS,
-    options=OPTIONS,
+    leave_out=JUDGE_OPTIONS,
     choices={"lang": OFFERED_LANGS},
     placeholders=PLACEHOLDERS,
     space_controls={"metric": metric_radio, "attribution": attribution_view.method_radio},

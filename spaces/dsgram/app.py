@@ -39,10 +39,6 @@ LEGEND = legend_html([Style(key, label, meaning, "transparent", colour) for (key
                               "fluent, grammatical result"))], "Sub-metrics")
 
 
-# Each widget is generated from DsgramConfig's declaration; the API key box is the Space's own
-# (a key is typed in, never read from the environment or stored: gecscore.spaces.judge_inputs).
-OPTIONS = ("backend", "base_url", "model", "weights", "temperature", "top_p", "max_tokens", "max_reasks",
-           "concurrency", "timeout", "max_retries", "device", "batch_size")
 
 
 def compute(corpus, options: dict, api_key: str | None = None) -> Outcome:
@@ -77,7 +73,6 @@ SPACE = MetricSpace(
                    ("mean AHP weights", ("weights semantic_coherence", "weights edit_level", "weights fluency")),
                    ("sentences", ("n_sentences", "n_inconsistent", "n_weights_fallback", "n_failed"))),
     configs={"dsgram": DsgramConfig},
-    options=OPTIONS,
     choices=judge_inputs.CHOICES,
     placeholders=judge_inputs.placeholders(),
     space_controls={"api_key": judge_inputs.api_key_box},
@@ -85,8 +80,6 @@ SPACE = MetricSpace(
     render_view=render_view,
     build_view=limit_slider,
     examples=(FOUR_LABELS, THREE_SENTENCES),
-    needs_references=False,
-    accepts_m2=False,
 )
 
 demo = build_demo(SPACE)

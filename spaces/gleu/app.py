@@ -3,20 +3,16 @@ the reference changed.
 
 Runs from the repository or from a published Space folder; needs only ``gecscore`` (and gradio).
 """
-import gecscore
 from gecscore.gleu.config import GleuConfig
 from gecscore.lang.profiles import OFFERED_LANGS
-from gecscore.spaces import metric_views
 from gecscore.spaces.examples import FOUR_LABELS
 from gecscore.spaces.examples import THREE_SENTENCES
+from gecscore.spaces.framework import ChartedScore
 from gecscore.spaces.framework import MetricSpace
-from gecscore.spaces.framework import Outcome
 from gecscore.spaces.framework import build_demo
 from gecscore.spaces.framework import launch
 from gecscore.spaces.framework import limit_slider
 from gecscore.spaces.framework import sentence_table
-from gecscore.spaces.inputs import prepare_request
-from gecscore.spaces.inputs import request_sources
 from gecscore.spaces.render import Bar
 from gecscore.spaces.render import bar_chart_html
 
@@ -28,20 +24,11 @@ draws one per sentence (as the reference implementation does) and the score is t
 mean. The corpus score pools the n-gram counts; the per-sentence view shows each sentence's
 smoothed GLEU, averaged over its references. Press *Load example* to see it in action.
 """
-# Each widget is generated from GleuConfig's declaration.
-OPTIONS = ("lang", "order", "iterations", "seed")
 
 
-def compute(corpus, options: dict) -> Outcome:
-    """Score with ``gecscore.load("gleu", **options)``: the Space's values, by name."""
-    metric = gecscore.load("gleu", **options)
-    prepared = prepare_request(metric, corpus)
-    result = metric.score(prepared, corpus.hypotheses)
-    contract = result.as_dict()
-    chart = bar_chart_html([Bar("GLEU", contract["score"], "#4263eb",
-                                f"mean of {contract['rounds']} round(s) of reference choice")], "Corpus GLEU")
-    records = metric_views.with_texts(result.records(), request_sources(corpus, prepared), corpus.hypotheses)
-    return Outcome(contract, chart, records)
+def chart(contract: dict, metric) -> str:
+    return bar_chart_html([Bar("GLEU", contract["score"], "#4263eb",
+                               f"mean of {contract['rounds']} round(s) of reference choice")], "Corpus GLEU")
 
 
 SPACE = MetricSpace(
@@ -51,9 +38,8 @@ SPACE = MetricSpace(
     legend_html="",
     result_groups=(("score", ("score", "gleu", "rounds")),),
     configs={"gleu": GleuConfig},
-    options=OPTIONS,
     choices={"lang": OFFERED_LANGS},
-    compute=compute,
+    compute=ChartedScore("gleu", chart),
     render_view=sentence_table(("gleu",)),
     build_view=limit_slider,
     examples=(FOUR_LABELS, THREE_SENTENCES),

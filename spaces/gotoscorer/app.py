@@ -40,9 +40,6 @@ outputs of **several systems**: upload the other systems' outputs below (one .tx
 parallel to the hypothesis), or tick **no_weight** to weigh every chunk 1. Then press
 *Load example*.
 """
-# Each widget is generated from GoToScorerConfig's declaration; the other systems' upload is
-# the Space's own (not a metric option: the library's score_systems takes the systems).
-OPTIONS = ("lang", "tokenize", "beta", "ref_id", "no_weight", "weight_match", "level")
 NEEDS_SYSTEMS = ("GoToScorer's weights come from the outputs of all the systems compared (one system alone "
                  "would weigh every chunk it corrects 0): upload the other systems' outputs, or tick no_weight "
                  "(every chunk weighs 1)")
@@ -94,7 +91,6 @@ SPACE = MetricSpace(
     result_groups=(("scores", ("score", "f", "precision", "recall")),
                    ("weighted chunk counts", ("tp", "fp", "fn", "tn"))),
     configs={"gotoscorer": GoToScorerConfig},
-    options=OPTIONS,
     choices={"lang": OFFERED_LANGS},
     space_controls={"other_systems": other_systems_upload},
     compute=compute,

@@ -26,8 +26,6 @@ I < 0 that it made it worse. Press *Load example* to see it in action.
 """
 # The values ``max`` accepts (the config checks it by a rule, so the Space lists them).
 MAX_CHOICES = tuple(f"{aspect}{name}" for aspect in "cd" for name in METRIC_NAMES)
-# Each widget is generated from IMeasureConfig's declaration.
-OPTIONS = ("lang", "no_mix", "max", "opt", "beta", "w", "max_candidates", "tokenize")
 
 
 def compute(corpus, options: dict) -> Outcome:
@@ -54,7 +52,6 @@ SPACE = MetricSpace(
                    ("correction", tuple(f"correction {k}" for k in FIELDS)),
                    ("detection", tuple(f"detection {k}" for k in FIELDS))),
     configs={"imeasure": IMeasureConfig},
-    options=OPTIONS,
     choices={"max": MAX_CHOICES, "lang": OFFERED_LANGS},
     compute=compute,
     render_view=render_view,

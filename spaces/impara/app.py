@@ -6,16 +6,14 @@ Runs from the repository or from a published Space folder; needs ``gecscore[mode
 """
 from gecscore.evaluate_info import configured
 from gecscore.impara.config import ImparaConfig
-from gecscore.spaces import metric_views
 from gecscore.spaces.examples import FOUR_LABELS
 from gecscore.spaces.examples import THREE_SENTENCES
+from gecscore.spaces.framework import ChartedScore
 from gecscore.spaces.framework import MetricSpace
-from gecscore.spaces.framework import Outcome
 from gecscore.spaces.framework import build_demo
 from gecscore.spaces.framework import launch
 from gecscore.spaces.framework import limit_slider
 from gecscore.spaces.framework import sentence_table
-from gecscore.spaces.inputs import prepare_request
 from gecscore.spaces.render import Bar
 from gecscore.spaces.render import bar_chart_html
 
@@ -27,22 +25,14 @@ unfaithful rewrite cannot score well. The score is the mean over the sentences. 
 downloads the models (`gotutiyan/IMPARA-QE` and `bert-base-cased`, or give local folders), then
 press *Load example*.
 """
-# Each widget is generated from ImparaConfig's declaration.
-OPTIONS = ("quality_estimator", "similarity_model", "threshold", "max_length", "batch_size", "device")
 
 
-def compute(corpus, options: dict) -> Outcome:
-    """Score with the metric ``gecscore.load("impara", **options)`` builds, kept across runs."""
-    metric = configured("impara", options)
-    result = metric.score(prepare_request(metric, corpus), corpus.hypotheses)
-    contract = result.as_dict()
-    chart = bar_chart_html([Bar("quality", contract["quality"], "#1971c2", "mean sigmoid(QE), before the gate"),
-                            Bar("similarity", contract["similarity"], "#e8590c",
-                                f"mean; {contract['gated']} sentence(s) below {metric.config.threshold:g}"),
-                            Bar("IMPARA", contract["score"], "#2b8a3e", "mean of the gated scores")],
-                           "IMPARA")
-    records = metric_views.with_texts(result.records(), corpus.sources, corpus.hypotheses)
-    return Outcome(contract, chart, records)
+def chart(contract: dict, metric) -> str:
+    return bar_chart_html([Bar("quality", contract["quality"], "#1971c2", "mean sigmoid(QE), before the gate"),
+                           Bar("similarity", contract["similarity"], "#e8590c",
+                               f"mean; {contract['gated']} sentence(s) below {metric.config.threshold:g}"),
+                           Bar("IMPARA", contract["score"], "#2b8a3e", "mean of the gated scores")],
+                          "IMPARA")
 
 
 SPACE = MetricSpace(
@@ -53,13 +43,10 @@ SPACE = MetricSpace(
     result_groups=(("score (mean)", ("score", "impara")),
                    ("parts", ("quality", "similarity", "gated"))),
     configs={"impara": ImparaConfig},
-    options=OPTIONS,
-    compute=compute,
+    compute=ChartedScore("impara", chart, configured),   # the models kept across runs
     render_view=sentence_table(("impara", "quality", "similarity")),
     build_view=limit_slider,
     examples=(FOUR_LABELS, THREE_SENTENCES),
-    needs_references=False,
-    accepts_m2=False,
 )
 
 demo = build_demo(SPACE)

@@ -44,12 +44,6 @@ references needed.
 # edits' language, tokenisation and format) show for it only; criteria lists both metrics'
 # criteria (each metric accepts its own).
 CONFIGS = {"llm_s": LlmSConfig, "llm_e": LlmEConfig}
-# Each widget is generated from the configs' declarations; the API key box is the Space's own
-# (a key is typed in, never read from the environment or stored: gecscore.spaces.judge_inputs).
-# targets_per_prompt is not offered: the Space scores one system, one output per prompt.
-OPTIONS = ("criteria", "scale_min", "scale_max", "edit_format", "lang", "tokenize", "backend", "base_url", "model",
-           "temperature", "top_p", "max_tokens", "max_reasks", "concurrency", "timeout", "max_retries", "device",
-           "batch_size")
 
 
 def metric_radio():
@@ -100,7 +94,6 @@ SPACE = MetricSpace(
     result_groups=(("score (mean judge score)", ("score",)),
                    ("sentences", ("n_sentences", "n_failed", "n_reasked"))),
     configs=CONFIGS,
-    options=OPTIONS,
     choices={**judge_inputs.CHOICES, "lang": OFFERED_LANGS},
     placeholders=judge_inputs.placeholders(PAPER_MODEL),
     space_controls={"metric": metric_radio, "api_key": judge_inputs.api_key_box},
@@ -109,8 +102,6 @@ SPACE = MetricSpace(
     render_view=render_view,
     build_view=limit_slider,
     examples=(FOUR_LABELS, THREE_SENTENCES),
-    needs_references=False,
-    accepts_m2=False,
 )
 
 demo = build_demo(SPACE)

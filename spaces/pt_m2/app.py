@@ -26,10 +26,6 @@ system's edits (green: matched a gold edit, purple: not matched) and the gold ed
 """
 
 
-# Every option that can change the score (precision and segmentation included), then the model's
-# and what only shapes the output; each widget is generated from PtM2Config's declaration.
-OPTIONS = ("lang", "base", "scorer", "level", "beta", "precision", "segmentation", "max_unchanged_words", "tokenize",
-           "model", "num_layers", "batch_size", "device", "per_type")
 
 # What an empty box means where the declaration's help does not say.
 PLACEHOLDERS = {"model": "default: bert-base-uncased (facebook/bart-base for bartscore)",
@@ -67,7 +63,6 @@ SPACE = MetricSpace(
     legend_html=metric_views.edits_legend(),
     result_groups=(("scores", ("score", "p", "r")), ("weighted edit counts", ("correct", "proposed", "gold"))),
     configs={"pt_m2": PtM2Config},
-    options=OPTIONS,
     choices={"lang": OFFERED_LANGS},
     placeholders=PLACEHOLDERS,
     space_controls={"attribution": attribution_view.method_radio},

@@ -6,16 +6,14 @@ Runs from the repository or from a published Space folder; needs ``gecscore[mode
 """
 from gecscore.evaluate_info import configured
 from gecscore.scribendi.config import ScribendiConfig
-from gecscore.spaces import metric_views
 from gecscore.spaces.examples import FOUR_LABELS
 from gecscore.spaces.examples import THREE_SENTENCES
+from gecscore.spaces.framework import ChartedScore
 from gecscore.spaces.framework import MetricSpace
-from gecscore.spaces.framework import Outcome
 from gecscore.spaces.framework import build_demo
 from gecscore.spaces.framework import launch
 from gecscore.spaces.framework import limit_slider
 from gecscore.spaces.framework import sentence_table
-from gecscore.spaces.inputs import prepare_request
 from gecscore.spaces.render import Bar
 from gecscore.spaces.render import bar_chart_html
 
@@ -26,22 +24,15 @@ perplexity) and the change stays close to the source (token sort or Levenshtein 
 the threshold), **-1** otherwise; an unchanged sentence scores **0**. The score is the **sum**.
 The first run downloads the model (`lm`: a Hub name or a local folder). Press *Load example*.
 """
-# Each widget is generated from ScribendiConfig's declaration.
-OPTIONS = ("lm", "threshold", "batch_size", "device")
 
 
-def compute(corpus, options: dict) -> Outcome:
-    """Score with the metric ``gecscore.load("scribendi", **options)`` builds, kept across runs."""
-    metric = configured("scribendi", options)
-    result = metric.score(prepare_request(metric, corpus), corpus.hypotheses)
-    contract = result.as_dict()
+def chart(contract: dict, metric) -> str:
     n = contract["sentences"] or 1
-    chart = bar_chart_html([Bar("improved", contract["improved"] / n, "#2b8a3e", f"{contract['improved']} sentence(s): +1"),
-                            Bar("worsened", contract["worsened"] / n, "#e03131", f"{contract['worsened']} sentence(s): -1"),
-                            Bar("unchanged", contract["unchanged"] / n, "#868e96", f"{contract['unchanged']} sentence(s): 0")],
-                           f"Share of the sentences (score = sum = {contract['score']:g})")
-    records = metric_views.with_texts(result.records(), corpus.sources, corpus.hypotheses)
-    return Outcome(contract, chart, records)
+    bars = [Bar(key, contract[key] / n, colour, f"{contract[key]} sentence(s): {points}")
+            for key, colour, points in (("improved", "#2b8a3e", "+1"), ("worsened", "#e03131", "-1"),
+                                        ("unchanged", "#868e96", "0"))]
+    return bar_chart_html(bars,
+                          f"Share of the sentences (score = sum = {contract['score']:g})")
 
 
 SPACE = MetricSpace(
@@ -52,13 +43,10 @@ SPACE = MetricSpace(
     result_groups=(("score (sum)", ("score", "scribendi")),
                    ("sentences", ("improved", "worsened", "unchanged", "sentences"))),
     configs={"scribendi": ScribendiConfig},
-    options=OPTIONS,
-    compute=compute,
+    compute=ChartedScore("scribendi", chart, configured),   # the model kept across runs
     render_view=sentence_table(("scribendi", "ppl_source", "ppl_hypothesis")),
     build_view=limit_slider,
     examples=(FOUR_LABELS, THREE_SENTENCES),
-    needs_references=False,
-    accepts_m2=False,
 )
 
 demo = build_demo(SPACE)

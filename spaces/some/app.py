@@ -6,16 +6,14 @@ Runs from the repository or from a published Space folder; needs ``gecscore[mode
 """
 from gecscore.evaluate_info import configured
 from gecscore.some.config import SomeConfig
-from gecscore.spaces import metric_views
 from gecscore.spaces.examples import FOUR_LABELS
 from gecscore.spaces.examples import THREE_SENTENCES
+from gecscore.spaces.framework import ChartedScore
 from gecscore.spaces.framework import MetricSpace
-from gecscore.spaces.framework import Outcome
 from gecscore.spaces.framework import build_demo
 from gecscore.spaces.framework import launch
 from gecscore.spaces.framework import limit_slider
 from gecscore.spaces.framework import sentence_table
-from gecscore.spaces.inputs import prepare_request
 from gecscore.spaces.render import Bar
 from gecscore.spaces.render import bar_chart_html
 
@@ -26,25 +24,16 @@ with its **source**. Each is normalised to 0-1 and the sentence score is their w
 (0.55 / 0.43 / 0.02); the score is the mean over the sentences. Give the three folders unpacked
 from the SOME release (`gfm-models/grammer`, `fluency`, `meaning`), then press *Load example*.
 """
-# Each widget is generated from SomeConfig's declaration.
-OPTIONS = ("grammaticality", "fluency", "meaning", "tokenizer", "weight_grammaticality", "weight_fluency",
-           "weight_meaning", "max_length", "batch_size", "device")
 SUB_SCORES = (("grammaticality", "#7048e8"), ("fluency", "#1971c2"), ("meaning", "#e8590c"))
 
 
-def compute(corpus, options: dict) -> Outcome:
-    """Score with the metric ``gecscore.load("some", **options)`` builds, kept across runs."""
-    metric = configured("some", options)
-    result = metric.score(prepare_request(metric, corpus), corpus.hypotheses)
-    contract = result.as_dict()
+def chart(contract: dict, metric) -> str:
     config = metric.config
     weights = {"grammaticality": config.weight_grammaticality, "fluency": config.weight_fluency,
                "meaning": config.weight_meaning}
-    chart = bar_chart_html([Bar(key, contract[key], colour, f"weight {weights[key]:g}") for key, colour in SUB_SCORES]
-                           + [Bar("SOME", contract["score"], "#2b8a3e", "the weighted sum")],
-                           "Mean normalised sub-scores and SOME")
-    records = metric_views.with_texts(result.records(), corpus.sources, corpus.hypotheses)
-    return Outcome(contract, chart, records)
+    return bar_chart_html([Bar(key, contract[key], colour, f"weight {weights[key]:g}") for key, colour in SUB_SCORES]
+                          + [Bar("SOME", contract["score"], "#2b8a3e", "the weighted sum")],
+                          "Mean normalised sub-scores and SOME")
 
 
 SPACE = MetricSpace(
@@ -55,13 +44,10 @@ SPACE = MetricSpace(
     result_groups=(("score (mean)", ("score", "some")),
                    ("mean normalised sub-scores", ("grammaticality", "fluency", "meaning"))),
     configs={"some": SomeConfig},
-    options=OPTIONS,
-    compute=compute,
+    compute=ChartedScore("some", chart, configured),   # the regressors kept across runs
     render_view=sentence_table(("some", "grammaticality", "fluency", "meaning")),
     build_view=limit_slider,
     examples=(FOUR_LABELS, THREE_SENTENCES),
-    needs_references=False,
-    accepts_m2=False,
 )
 
 demo = build_demo(SPACE)

@@ -25,6 +25,8 @@ from gecscore.types import GoldCorpus, Sample, Target
 class _ChunkMetric(Metric):
     """The shared prepare/score of CLEME and CLEME2.0."""
 
+    llm_weights = True   # weighting="llm"
+
     def __init__(self, config, *, weigher: ChunkWeigher | None = None):
         """``weigher`` shares one model-backed weigher (and its caches) between metric objects."""
         super().__init__(config)
@@ -59,6 +61,10 @@ class _ChunkMetric(Metric):
     def has_weigher(self) -> bool:
         """Whether the model-backed weigher has been built (it is built on first use)."""
         return self._weigher is not None
+
+    def judge_used(self):
+        """The LLM weigher's judge (``weighting="llm"``), if the weigher has been built."""
+        return getattr(self._weigher, "judge", None) if self.config.weighting == "llm" else None
 
     def prepare(self, gold: GoldCorpus) -> Prepared:
         for sentence in gold.sentences:
@@ -130,6 +136,8 @@ class Cleme2Metric(_ChunkMetric):
     name = "cleme2"
     config_type = Cleme2Config
     summary = "CLEME2.0: hit/wrong/under/over-correction and the comprehensive score"
+    per_edit = True
+    tunable_weights = True   # alpha
 
     def _score_samples(self, samples, partitions):
         return score_cleme2(samples, self.config, partitions=partitions, weigher=self.weigher())

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from typing import TYPE_CHECKING, Iterable
 
 from gecscore.outputs import json_text
@@ -158,30 +157,3 @@ def check_outputs(args: argparse.Namespace) -> None:
         path = getattr(args, option, None)
         if path:
             check_output_file(path, "--" + option.replace("_", "-"))
-
-
-def print_result(result: dict, as_json: bool) -> None:
-    if as_json:
-        sys.stdout.write(json_text(result) + "\n")
-        return
-    print(result["signature"])
-    width = max(len(key) for key in result)
-    for key, value in result.items():
-        if key in ("metric", "signature", "per_type"):
-            continue
-        text = f"{value:.4f}" if isinstance(value, float) else str(value)
-        print(f"  {key:<{width}}  {text}")
-    if "per_type" in result:
-        print_per_type(result["per_type"])
-
-
-def print_per_type(table: dict) -> None:
-    """The per-error-type table (one row per type, the columns its metric reports), laid out
-    as errant_compare -cat prints its categories."""
-    print(f"  per type ({table['granularity']}, {table['rule']}):")
-    rows = table["types"]
-    columns = list(next(iter(rows.values()))) if rows else []
-    print("  " + " ".join(["Category".ljust(14), *(c.upper().ljust(10) for c in columns)]).rstrip())
-    for name, row in rows.items():
-        cells = [f"{row[c]:.4g}" if isinstance(row[c], float) else str(row[c]) for c in columns]
-        print("  " + " ".join([name.ljust(14), *(c.ljust(10) for c in cells)]).rstrip())

@@ -1,13 +1,15 @@
-"""``gecscore cleme | cleme2 | pt_m2 | imeasure | dsgram``: one command per metric, each a thin
-translation of flags onto the metric seam (its flags come from the metric's config)."""
+"""``gecscore <metric>``: one command per registered metric, each a thin translation of flags onto
+the metric seam. Its flags come from the metric's config, the extra flags from what the metric
+class declares (``llm_weights``: ``--max-fallback-share``; ``per_edit``: ``--per-edit``), and
+the text it prints from the result (:meth:`gecscore.metric.Result.format`): no metric is named
+here."""
 from __future__ import annotations
 
 import argparse
 import sys
 
 from gecscore.outputs import json_text
-from gecscore.cli.inputs import (add_input_arguments, add_output_arguments, prepare_gold, print_result,
-                                 read_systems, write_json_lines)
+from gecscore.cli.inputs import add_input_arguments, add_output_arguments, prepare_gold, read_systems, write_json_lines
 from gecscore.cli.options import add_config_arguments, config_from_args
 from gecscore.errors import GecInputError
 
@@ -34,18 +36,14 @@ def register(subparsers) -> None:
         add_input_arguments(parser, reference_free=not cls.needs_references)
         add_output_arguments(parser)
         add_config_arguments(parser, cls.config_type)
-        if name in ("cleme", "cleme2"):
+        if cls.llm_weights:
             parser.add_argument("--max-fallback-share", type=float, default=DEFAULT_MAX_FALLBACK_SHARE,
                                 metavar="FRACTION",
                                 help=f"--weighting llm: exit with status {JUDGE_SHORTFALL} when more than this share "
                                      f"of the edits fell back to weight 1 (default {DEFAULT_MAX_FALLBACK_SHARE:g})")
-        if name in PER_EDIT_METRICS:
+        if cls.per_edit:
             add_per_edit_arguments(parser)
         parser.set_defaults(run=run, metric=name)
-
-
-# Metrics whose sentence-level score --per-edit attributes to the hypothesis edits
-PER_EDIT_METRICS = ("cleme2", "pt_m2")
 
 
 def add_per_edit_arguments(parser: argparse.ArgumentParser) -> None:
@@ -79,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         results = metric.score_systems(prepared, systems)
     finally:
-        judge = judge_of(metric)
+        judge = metric.judge_used()
         if judge is not None:
             from gecscore.cli import in_cli_vocabulary
 
@@ -104,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
     for name, result in results:
         if len(results) > 1:
             print(f"== {name}")
-        print_one(args, result)
+        print(json_text(result.as_dict()) if args.json else result.format())
     return judge_shortfall(args, results)
 
 
@@ -157,34 +155,3 @@ def judge_shortfall(args: argparse.Namespace, results) -> int:
                   file=sys.stderr)
             status = JUDGE_SHORTFALL
     return status
-
-
-def print_one(args: argparse.Namespace, result) -> None:
-    if args.metric == "imeasure" and not args.json:
-        print_imeasure_table(result.as_dict())
-    elif args.metric == "dsgram" and not args.json:
-        summary = result.as_dict()
-        summary["weights"] = ", ".join(f"{k} {v:.4f}" for k, v in summary["weights"].items() if v is not None)
-        summary.pop("judge")
-        print_result(summary, False)
-    else:
-        print_result(result.as_dict(), args.json)
-
-
-def judge_of(metric):
-    """The LLM judge a metric object used (DSGram, or CLEME2.0's llm weighting), if any."""
-    if metric.needs() == "judge" and hasattr(metric, "has_judge"):
-        return metric.judge() if metric.has_judge() else None
-    weigher = metric.weigher() if getattr(metric.config, "weighting", None) == "llm" and metric.has_weigher() else None
-    return getattr(weigher, "judge", None)
-
-
-def print_imeasure_table(out: dict) -> None:
-    print(out["signature"])
-    print(f"{'':<11}" + "".join(f"{k.upper():>10}" for k in ("tp", "tn", "fp", "fn", "fpn", "p", "r", "f",
-                                                              "acc", "acc_base", "wacc", "wacc_base", "i")))
-    for aspect in ("detection", "correction"):
-        row = out[aspect]
-        cells = [f"{row[k]:>10d}" for k in ("tp", "tn", "fp", "fn", "fpn")]
-        cells += [f"{100 * row[k]:>10.2f}" for k in ("p", "r", "f", "acc", "acc_base", "wacc", "wacc_base", "i")]
-        print(f"{aspect:<11}" + "".join(cells))

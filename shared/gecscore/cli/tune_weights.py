@@ -1,6 +1,7 @@
 """``gecscore tune-weights``: tune CLEME2.0's alphas on a simplex grid, in-sample and held out.
 
-Only CLEME2.0 for now (``--metric cleme2``). The table gives, per dataset, the paper's default
+The metrics offered are those whose class declares weights to tune (``tunable_weights``:
+CLEME2.0's alphas). The table gives, per dataset, the paper's default
 alpha, the alpha tuned on the dataset itself (in-sample) and the alpha tuned on the other
 datasets (held out: other families by default, see :mod:`gecscore.metaeval.weight_tuning`), each
 with its correlation (the mean over the dataset's selected rankings).
@@ -18,11 +19,19 @@ from gecscore.metaeval.weight_tuning import (ASSUMPTIONS, COEFFICIENTS, HOLDOUTS
                                              load_datasets, simplex_grid, tune)
 
 
+def tunable_metrics() -> tuple[str, ...]:
+    """The metrics whose classes declare weights to tune (``Metric.tunable_weights``)."""
+    from gecscore.registry import metric_class, metric_names
+
+    return tuple(name for name in metric_names() if metric_class(name).tunable_weights)
+
+
 def register(subparsers) -> None:
     help_text = "tune CLEME2.0's alpha weights on a simplex grid against human rankings (in-sample and held out)"
     parser = subparsers.add_parser("tune-weights", help=help_text, description=help_text)
-    parser.add_argument("--metric", default="cleme2", choices=("cleme2",),
-                        help="the metric whose weights are tuned (only cleme2 for now)")
+    tunable = tunable_metrics()
+    parser.add_argument("--metric", default=tunable[0], choices=tunable,
+                        help=f"the metric whose weights are tuned (default {tunable[0]})")
     parser.add_argument("--level", default="corpus", choices=LEVELS)
     parser.add_argument("--assumption", default="dep", choices=ASSUMPTIONS)
     parser.add_argument("--human", nargs="+", required=True, metavar="SPEC",

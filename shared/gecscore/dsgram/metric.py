@@ -13,7 +13,19 @@ from gecscore.dsgram.scorer import result_values, score_dsgram, sentence_records
 from gecscore.errors import JudgeShortfallWarning
 from gecscore.judged_metric import JudgedMetric, judged_sentence_stats, ratio_of_columns
 from gecscore.metric import Predictions, Prepared, Result
+from gecscore.result_text import values_text
 from gecscore.types import Target
+
+
+class DsgramSummaryResult(Result):
+    """A DSGram result as text: the mean weights on one line, without the judge's counts (the
+    CLI prints those on stderr)."""
+
+    def format(self) -> str:
+        summary = self.as_dict()
+        summary["weights"] = ", ".join(f"{k} {v:.4f}" for k, v in summary["weights"].items() if v is not None)
+        summary.pop("judge")
+        return values_text(summary)
 
 
 class DsgramMetric(JudgedMetric):
@@ -37,5 +49,5 @@ class DsgramMetric(JudgedMetric):
                           JudgeShortfallWarning, stacklevel=3)
         # per sentence (score, 1), or (0, 0) when the judge failed: the mean over scored sentences
         stats = judged_sentence_stats([s.failed for s in detail.sentences], [s.score for s in detail.sentences])
-        return Result(self.name, self.signature(prepared), values, stats, ratio_of_columns, detail,
+        return DsgramSummaryResult(self.name, self.signature(prepared), values, stats, ratio_of_columns, detail,
                       partial(sentence_records, detail))

@@ -23,6 +23,26 @@ from gecscore.strings import ascii_tokens
 from gecscore.types import Gold, GoldCorpus, Target
 
 
+# the columns of the I-measure's table: counts, then rates (printed as percentages)
+TABLE_COUNTS = ("tp", "tn", "fp", "fn", "fpn")
+TABLE_RATES = ("p", "r", "f", "acc", "acc_base", "wacc", "wacc_base", "i")
+
+
+class IMeasureTableResult(Result):
+    """An I-measure result, printed as a table: one row per aspect (detection, correction),
+    its counts then its rates as percentages."""
+
+    def format(self) -> str:
+        out = self.as_dict()
+        lines = [out["signature"],
+                 f"{'':<11}" + "".join(f"{k.upper():>10}" for k in (*TABLE_COUNTS, *TABLE_RATES))]
+        for aspect in ("detection", "correction"):
+            row = out[aspect]
+            cells = [f"{row[k]:>10d}" for k in TABLE_COUNTS] + [f"{100 * row[k]:>10.2f}" for k in TABLE_RATES]
+            lines.append(f"{aspect:<11}" + "".join(cells))
+        return "\n".join(lines)
+
+
 class IMeasureMetric(Metric):
     name = "imeasure"
     config_type = IMeasureConfig
@@ -53,8 +73,10 @@ class IMeasureMetric(Metric):
             warnings.warn(str(warning.message), warning.category, stacklevel=2)
         values = result_values(detail)
         stats = np.asarray([vector_of(s.evaluation) for s in detail.sentences], dtype=np.float64)
-        return Result(self.name, self.signature(prepared), values, stats.reshape(len(detail.sentences), -1),
-                      partial(imeasure_from_means, beta=c.beta, w=c.w), detail, partial(sentence_records, detail))
+        return IMeasureTableResult(self.name, self.signature(prepared), values,
+                                   stats.reshape(len(detail.sentences), -1),
+                                   partial(imeasure_from_means, beta=c.beta, w=c.w), detail,
+                                   partial(sentence_records, detail))
 
     def reference_options(self) -> tuple[tuple[str, Any], ...]:
         """The candidates encoded in ``prepare`` depend on mixing and on the enumeration bound."""

@@ -35,7 +35,7 @@ def targets_option():
                                  "many distinct outputs of a source (the most frequent; the paper: 5), so a "
                                  "system's score depends on the others; 1: every output asked about alone. A "
                                  "system scored alone has one target per prompt either way", minimum=1,
-                  signature="targets")
+                  signature="targets", space=False)   # a Space scores one system: one target per prompt
 
 
 def _finish(config) -> None:

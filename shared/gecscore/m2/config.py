@@ -55,7 +55,8 @@ class PtM2Config(TextOptions, ModelOptions, LayerOptions, PerTypeOptions):
                                       minimum=0)
     max_cells: int = option(MAX_LATTICE_CELLS, "MaxMatch: the largest (source + 1) x (hypothesis + 1) lattice of "
                                                "one sentence; a longer line is a clear error (raise this to "
-                                               "score it)", minimum=1, signature=None)
+                                               "score it)", minimum=1, signature=None,
+                            space=False)   # a guard of the server's memory: not a visitor's to raise
     segmentation: str = option(
         DEFAULT_SEGMENTATION, "MaxMatch ties between equally good edit sequences: reference (m2scorer 3.2's and "
                               "the PT-M2 reference code's: the official M2 counts) or minimal (the smallest edits; "

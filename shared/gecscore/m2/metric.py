@@ -25,6 +25,7 @@ class PtM2Metric(Metric):
     config_type = PtM2Config
     summary = ("PT-M2 / PT-ERRANT: M2 or ERRANT F_beta with edits weighted by BERTScore or BARTScore "
                "(scorer='none': plain M2 / SentM2)")
+    per_edit = True
 
     def __init__(self, config: PtM2Config, *, pair_scorer=None):
         """``pair_scorer`` shares one model scorer (and its caches) between metric objects."""

@@ -1,6 +1,7 @@
 """A Space's option controls, generated from the metric configs' option declarations.
 
-A Space names the options it shows (``OPTIONS = ("base", "scorer", ...)``); each becomes a
+A Space shows every option its configs declare for a Space (``MetricSpace.options``:
+:func:`gecscore.options.space_fields`, less what the Space leaves out); each becomes a
 :class:`Control` worked out from its :func:`gecscore.options.option` declaration (widget kind,
 label, help, default, choices, bounds), so a Space cannot drift from the library: a new choice,
 a changed default or help text reaches the page with no edit to the app. Values go back BY NAME

@@ -1,10 +1,12 @@
 """The page every metric Space shares: inputs, options, examples, run, result, view, download.
 
-A Space's ``app.py`` describes itself as a :class:`MetricSpace` (the options it shows, how to
-compute, how to draw its view, its examples) and calls :func:`build_demo` and :func:`launch`.
-The option widgets are generated from the configs' declarations (:mod:`gecscore.spaces.controls`)
-and their values reach ``compute`` by name, as the ``{option: value}`` dict ``gecscore.load``
-takes.
+A Space's ``app.py`` describes itself as a :class:`MetricSpace` (its configs, how to compute and
+chart, how to draw its view, its examples) and calls :func:`build_demo` and :func:`launch`.
+What the metric declares is read, not repeated: the options shown are every option its configs
+declare for a Space (:func:`gecscore.options.space_fields`), each widget generated from its
+declaration (:mod:`gecscore.spaces.controls`), whose values reach ``compute`` by name, as the
+``{option: value}`` dict ``gecscore.load`` takes; whether the page asks for references is the
+metric class's ``needs_references``. No metric is named here.
 """
 from __future__ import annotations
 
@@ -17,7 +19,7 @@ os.environ.setdefault("HF_HUB_DISABLE_TELEMETRY", "1")
 
 import tempfile
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Mapping, Protocol, Sequence
 
 from gecscore.outputs import json_text
 from gecscore.extras import require
@@ -25,9 +27,12 @@ from gecscore.extras import require
 gr = require("gradio", "the metric Spaces")
 
 from gecscore.errors import GecInputError, MissingModelError
+from gecscore.metric import Metric, load
+from gecscore.options import space_fields
+from gecscore.registry import metric_class
 from gecscore.spaces import controls as option_controls
 from gecscore.spaces.examples import Example
-from gecscore.spaces.inputs import RequestLimits, corpus_input
+from gecscore.spaces.inputs import CorpusInput, RequestLimits, corpus_input, prepare_request, request_sources
 from gecscore.spaces.render import CSS, note_html, placeholder_html, result_table_html
 
 
@@ -57,19 +62,61 @@ def sentence_table(columns: Sequence[str]) -> Callable[..., str]:
     return render_view
 
 
+class Chart(Protocol):
+    """Draws the corpus-level chart of a result (its contract dictionary) of ``metric``."""
+
+    def __call__(self, result: Mapping[str, Any], metric: Metric) -> str: ...
+
+
+class MetricMaker(Protocol):
+    """The metric object for a name and options (``gecscore.load``'s, or one kept across runs)."""
+
+    def __call__(self, name: str, options: dict[str, Any]) -> Metric: ...
+
+
+def loaded(name: str, options: dict[str, Any]) -> Metric:
+    """A new metric object per run (metrics without a model to keep)."""
+    return load(name, **options)
+
+
+@dataclass(frozen=True)
+class ChartedScore:
+    """The ``compute`` most Spaces share: score the request's hypotheses with ``metric`` under
+    the options, chart the result, and give each sentence's record its source and hypothesis
+    (:func:`gecscore.spaces.metric_views.with_texts`). A Space whose run differs (several
+    systems, a typed-in judge key, an attribution view) writes its own."""
+
+    metric: str
+    chart: Chart
+    make_metric: MetricMaker = loaded
+
+    def __call__(self, corpus: CorpusInput, options: dict[str, Any]) -> Outcome:
+        from gecscore.spaces.metric_views import with_texts
+
+        metric = self.make_metric(self.metric, options)
+        prepared = prepare_request(metric, corpus)
+        result = metric.score(prepared, corpus.hypotheses)
+        contract = result.as_dict()
+        records = with_texts(result.records(), request_sources(corpus, prepared), corpus.hypotheses)
+        return Outcome(contract, self.chart(contract, metric), records)
+
+
 @dataclass
 class MetricSpace:
     """Everything metric-specific about a Space.
 
     ``configs`` maps each metric the Space serves to its config (one for most Spaces; CLEME2.0's
-    serves cleme2 and cleme); ``options`` names the options shown, in order, each a widget
-    generated from its declaration; ``choices`` gives the choices offered where the config checks
+    serves two); the options shown are every option they declare for a Space, in
+    :func:`gecscore.options.space_fields`'s order, but those ``leave_out`` names (options this
+    Space cannot serve though another could), each a widget generated from its declaration;
+    ``choices`` gives the choices offered where the config checks
     a value by a rule, or the Space offers fewer; ``placeholders`` what an empty box means where
     the help text does not say. ``space_controls`` builds the hand-made controls
     that are not metric options (the metric picker, an API key box), by name, shown first;
     ``pick_metric(space_values)`` says which metric they select (default: the first).
     ``compute(corpus, options, **space_values)`` gets the options that apply to that metric
-    as ``{name: value}`` and returns an :class:`Outcome`; ``build_view()`` creates controls of
+    as ``{name: value}`` and returns an :class:`Outcome` (most Spaces: a :class:`ChartedScore`);
+    ``build_view()`` creates controls of
     the per-sentence view (may return []); ``render_view(records, *view_values)`` draws it.
     """
 
@@ -79,7 +126,6 @@ class MetricSpace:
     legend_html: str
     result_groups: Sequence[tuple[str, Sequence[str]]]
     configs: Mapping[str, type]
-    options: Sequence[str]
     compute: Callable[..., Outcome]
     render_view: Callable[..., str]
     examples: Sequence[Example]
@@ -88,10 +134,30 @@ class MetricSpace:
     space_controls: Mapping[str, Callable[[], Any]] = field(default_factory=dict)
     pick_metric: Callable[[Mapping[str, Any]], str] | None = None
     build_view: Callable[[], list] = lambda: []
-    needs_references: bool = True
-    accepts_m2: bool = True
+    leave_out: Sequence[str] = ()
     reference_boxes: int = 3
     input_help: str = "One tokenised sentence per line (tokens separated by spaces)."
+
+    @property
+    def options(self) -> tuple[str, ...]:
+        """The options shown, in order: the first config's Space options, each other config's
+        own placed after the option it follows there, but ``leave_out``."""
+        names: list[str] = []
+        for config in self.configs.values():
+            after = 0
+            for f in space_fields(config):
+                if f.name in names:
+                    after = names.index(f.name) + 1
+                else:
+                    names.insert(after, f.name)
+                    after += 1
+        return tuple(name for name in names if name not in self.leave_out)
+
+    @property
+    def needs_references(self) -> bool:
+        """Whether the page asks for references (as text, or a gold M2 file: every metric that
+        reads references prepares them from any gold): a metric it serves reads them."""
+        return any(metric_class(name).needs_references for name in self.configs)
 
     def controls(self) -> tuple[option_controls.Control, ...]:
         """The option controls, from the configs' declarations."""
@@ -167,9 +233,8 @@ def build_demo(space: MetricSpace) -> gr.Blocks:
                             with gr.Row():
                                 reference_files = gr.File(label="Reference .txt files (one per set)",
                                                           file_count="multiple", file_types=[".txt"])
-                                if space.accepts_m2:
-                                    m2_file = gr.File(label="...or a gold .m2 file (replaces source and "
-                                                            "references)", file_types=[".m2", ".txt"])
+                                m2_file = gr.File(label="...or a gold .m2 file (replaces source and "
+                                                        "references)", file_types=[".m2", ".txt"])
             with gr.Column(scale=2, min_width=320):
                 with gr.Row():
                     example_buttons = [gr.Button(f"Load example: {ex.name}" if len(space.examples) > 1
