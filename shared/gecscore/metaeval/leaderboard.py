@@ -146,6 +146,9 @@ def _init_worker(refset: RefSet, configs: Sequence[MetricConfig], run: RunWide |
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
     if torch_threads:
         _limit_torch_threads(torch_threads)
+    from gecscore.collection import fewer_collections
+
+    fewer_collections()   # a spawned worker starts with the defaults
     _WORKER["refs"] = ReferenceData(refset, run or RunWide())
     _WORKER["configs"] = list(configs)
 

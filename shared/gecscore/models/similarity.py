@@ -273,7 +273,8 @@ class BertScoreF1(_CachedPairScorer):
             with bar(total=len(new), desc="BERTScore reference side", unit="sent",
                      requested=self.progress) as progress:
                 embedded = self._embed(new, progress)
-            return {key: tuple(t.cpu() for t in value) for key, value in embedded.items()}
+            # each row copied out of its batch: pickling a view would write the batch's whole storage
+            return {key: tuple(t.detach().cpu().numpy().copy() for t in value) for key, value in embedded.items()}
 
         key = (KeyBuilder(REFERENCE_SIDE_NAMESPACE)
                .facts((("scorer", repr(self.cache_id)), ("layer", str(self.num_layers)),
@@ -281,7 +282,9 @@ class BertScoreF1(_CachedPairScorer):
                        ("code", code_digest("gecscore.models.similarity"))))
                .texts("ids", [",".join(map(str, ids)) for ids in new])
                .digest())
-        return {ids: tuple(t.to(self.device) for t in value)
+        import torch
+
+        return {ids: tuple(torch.from_numpy(a).to(self.device) for a in value)
                 for ids, value in remembered(REFERENCE_SIDE_NAMESPACE, key, encode).items()}
 
     def _keep(self, key: tuple[int, ...], value: tuple) -> None:
