@@ -26,6 +26,8 @@ class IMeasureMetric(Metric):
     name = "imeasure"
     config_type = IMeasureConfig
     summary = "I-measure: WAS counts on a 3-way alignment, WAcc and improvement I"
+    # scored against a reference set's I-measure XML gold (*.ieval.xml), as the reference tool is
+    gold_format = "xml"
 
     def prepare(self, gold: GoldCorpus) -> Prepared:
         mix = not self.config.no_mix
