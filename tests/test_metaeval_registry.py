@@ -10,7 +10,9 @@ import pytest
 from judge_server import DSGramSimulator, JudgeServer
 from gecscore.metaeval.leaderboard import run_leaderboard
 from tiny_board import SYSTEMS, write_tiny_board
-from gecscore.metaeval.registry import PRESETS, RunWide, resolve
+from gecscore.metaeval.presets import PRESETS
+from gecscore.metaeval.run_wide import RunWide
+from gecscore.metaeval.specs import resolve
 
 @pytest.fixture(scope="module")
 def tiny(tmp_path_factory):
@@ -139,7 +141,7 @@ def test_model_configurations_run_once_in_the_main_process(tiny):
 
 
 def test_a_spec_names_a_local_model_as_signatures_do(tmp_path):
-    from gecscore.metaeval.registry import parse_spec
+    from gecscore.metaeval.specs import parse_spec
 
     folder = tmp_path / "models" / "gpt2-small"
     folder.mkdir(parents=True)
@@ -150,7 +152,8 @@ def test_a_spec_names_a_local_model_as_signatures_do(tmp_path):
 
 
 def test_a_configuration_naming_its_own_judge_is_available(tmp_path):
-    from gecscore.metaeval.registry import RunWide, parse_spec, unavailable_reason
+    from gecscore.metaeval.run_wide import RunWide, unavailable_reason
+    from gecscore.metaeval.specs import parse_spec
 
     assert "needs a judge endpoint" in unavailable_reason(parse_spec("llm_s"), RunWide())
     assert unavailable_reason(parse_spec(f"llm_s:backend=transformers,model={tmp_path}"), RunWide()) is None
