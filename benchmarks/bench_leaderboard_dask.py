@@ -40,7 +40,9 @@ def units(names: list[str]) -> None:
     """Per-configuration seconds per system in one process (first system: + reference side)."""
     from gecscore.metaeval.leaderboard import discover_systems
     from gecscore.metaeval.refsets import load_refset
-    from gecscore.metaeval.registry import ReferenceData, SystemData, resolve, score_system
+    from gecscore.metaeval.shared_data import ReferenceData, SystemData
+    from gecscore.metaeval.specs import resolve
+    from gecscore.metaeval.system_scores import score_system
 
     root = data_dir()
     started = time.perf_counter()
@@ -68,7 +70,10 @@ def model_pass(names: list[str]) -> None:
     one process: the first includes loading the model and encoding the reference side."""
     from gecscore.metaeval.leaderboard import discover_systems
     from gecscore.metaeval.refsets import load_refset
-    from gecscore.metaeval.registry import PRESETS, ReferenceData, RunWide, SystemData, score_all_systems
+    from gecscore.metaeval.presets import PRESETS
+    from gecscore.metaeval.run_wide import RunWide
+    from gecscore.metaeval.shared_data import ReferenceData, SystemData
+    from gecscore.metaeval.system_scores import score_all_systems
     from gecscore.models.bundled import local_minilm_dir
 
     model = local_minilm_dir()

@@ -125,8 +125,9 @@ def bench_cleme2(conll: Path, human, systems, args) -> None:
     from gecscore.chunks.cleme2 import score_cleme2
     from gecscore.chunks.config import Cleme2Config
     from gecscore.chunks.similarity_weights import SimilarityChunkWeigher
+    from gecscore.models.similarity import BertScoreF1
 
-    weigher = SimilarityChunkWeigher(args.model, args.num_layers, args.batch_size, args.device)
+    weigher = SimilarityChunkWeigher(BertScoreF1(args.model, args.num_layers, args.batch_size, args.device))
     start = time.perf_counter()
     results: dict[tuple[str, str, str], dict[str, float]] = {}
     for s in systems:

@@ -268,7 +268,8 @@ JUDGE_ARGS: list[str] = []
 
 
 def command(run: Run, out_dir: Path, available: list[str], jobs: int) -> list[str]:
-    from gecscore.metaeval.registry import PRESETS, needs_of
+    from gecscore.metaeval.configurations import needs_of
+    from gecscore.metaeval.presets import PRESETS
 
     needs = {needs_of(PRESETS[name]) for name in available}
     return ["leaderboard", *run.args, "--metrics", *available, "--jobs", str(jobs),
@@ -283,7 +284,7 @@ def display(argv: list[str], work: Path) -> str:
 
 def execute(run: Run, work: Path, jobs: int, reuse: bool = False) -> dict:
     from gecscore.cli import main
-    from gecscore.metaeval.registry import resolve
+    from gecscore.metaeval.specs import resolve
 
     configs, unavailable = resolve(run.configs, RUN_OPTIONS[0])
     names = [c.name for c in configs]
@@ -366,7 +367,8 @@ def seeda_fit_lines(results: dict[str, dict]) -> list[str]:
     """The SEEDA gaps against two single-change explanations (gecscore.metaeval.sensitivity):
     one system's score different in the published run, or one human score different."""
     from gecscore.metaeval.human import HumanScores
-    from gecscore.metaeval.registry import PRESETS, needs_of
+    from gecscore.metaeval.configurations import needs_of
+    from gecscore.metaeval.presets import PRESETS
     from gecscore.metaeval.sensitivity import human_score_fits, system_score_fits
 
     rows = []
@@ -728,7 +730,7 @@ def main() -> int:
             JUDGE_ARGS[:0] = ["--judge-base-url", base_url, "--judge-model", judge_model or "default"]
         if args.model:
             MODEL_ARGS[:] = ["--model", args.model]
-        from gecscore.metaeval.registry import RunWide
+        from gecscore.metaeval.run_wide import RunWide
 
         RUN_OPTIONS[0] = RunWide(similarity={"model": args.model} if args.model else {},
                                  judge={"base_url": base_url, "model": judge_model} if base_url else {})

@@ -137,14 +137,9 @@ def test_no_cache_keeps_no_cell(store_dir, board, monkeypatch):
 def test_imeasure_candidates_come_back_from_the_store(store_dir, board, monkeypatch):
     import gecscore
     from gecscore.imeasure import metric as imeasure_metric
-    from gecscore.metaeval.registry import ReferenceData, ixml_gold
-
     refset, systems = board
     metric = gecscore.load("imeasure")
-    refs = ReferenceData(refset)
-    from gecscore.types import GoldCorpus
-
-    gold = GoldCorpus(tuple(ixml_gold(refs)), "xml", "tiny")
+    gold = refset.gold(metric.gold_format)
     first = metric.prepare(gold)
     assert len(list((store_dir / imeasure_metric.CACHE_NAMESPACE).glob("*/*"))) == 1
     monkeypatch.setattr(imeasure_metric, "prepared_candidates", lambda *a: pytest.fail("built again"))

@@ -12,7 +12,7 @@ from gecscore.errors import GecInputError
 from gecscore.metaeval.human import gjg15_scores
 from gecscore.metaeval.leaderboard import discover_systems, run_leaderboard
 from gecscore.metaeval.refsets import load_refset
-from gecscore.metaeval.registry import resolve
+from gecscore.metaeval.specs import resolve
 
 from datapaths import CONLL14, GEC_DATA, require
 

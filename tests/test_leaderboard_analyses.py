@@ -12,7 +12,8 @@ from gecscore.cli import main
 from gecscore.errors import GecInputError
 from gecscore.metaeval.human import HumanScores, load_human, seeda_scores, seeda_systems
 from gecscore.metaeval.leaderboard import Leaderboard, aggregate_scores, pairwise_systems
-from gecscore.metaeval.registry import MetricConfig, SystemScore
+from gecscore.metaeval.configurations import MetricConfig
+from gecscore.metaeval.system_scores import SystemScore
 from gecscore.metaeval.trueskill_aggregate import trueskill_aggregate
 
 from datapaths import CONLL14, GEC_DATA, require

@@ -24,7 +24,7 @@ from gecscore.errors import GecInputError  # noqa: E402
 from gecscore.metaeval import leaderboard_dask  # noqa: E402
 from gecscore.metaeval.leaderboard import discover_systems, run_leaderboard  # noqa: E402
 from gecscore.metaeval.refsets import load_refset  # noqa: E402
-from gecscore.metaeval.registry import RunWide  # noqa: E402
+from gecscore.metaeval.run_wide import RunWide  # noqa: E402
 from tiny_board import write_tiny_board  # noqa: E402
 from waiting import wait_until  # noqa: E402
 

@@ -430,7 +430,8 @@ def test_llm_e_shows_each_outputs_edits_together():
 
 
 def test_the_leaderboard_scores_joint_llm_configurations_together():
-    from gecscore.metaeval.registry import parse_spec, scored_together
+    from gecscore.metaeval.configurations import scored_together
+    from gecscore.metaeval.specs import parse_spec
 
     assert scored_together(parse_spec("llm_s")) and scored_together(parse_spec("llm_e:criteria=impact"))
     assert not scored_together(parse_spec("llm_s:targets_per_prompt=1"))

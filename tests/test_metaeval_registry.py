@@ -10,7 +10,9 @@ import pytest
 from judge_server import DSGramSimulator, JudgeServer
 from gecscore.metaeval.leaderboard import run_leaderboard
 from tiny_board import SYSTEMS, write_tiny_board
-from gecscore.metaeval.registry import PRESETS, RunWide, resolve
+from gecscore.metaeval.presets import PRESETS
+from gecscore.metaeval.run_wide import RunWide
+from gecscore.metaeval.specs import resolve
 
 @pytest.fixture(scope="module")
 def tiny(tmp_path_factory):
@@ -139,7 +141,7 @@ def test_model_configurations_run_once_in_the_main_process(tiny):
 
 
 def test_a_spec_names_a_local_model_as_signatures_do(tmp_path):
-    from gecscore.metaeval.registry import parse_spec
+    from gecscore.metaeval.specs import parse_spec
 
     folder = tmp_path / "models" / "gpt2-small"
     folder.mkdir(parents=True)
@@ -150,7 +152,8 @@ def test_a_spec_names_a_local_model_as_signatures_do(tmp_path):
 
 
 def test_a_configuration_naming_its_own_judge_is_available(tmp_path):
-    from gecscore.metaeval.registry import RunWide, parse_spec, unavailable_reason
+    from gecscore.metaeval.run_wide import RunWide, unavailable_reason
+    from gecscore.metaeval.specs import parse_spec
 
     assert "needs a judge endpoint" in unavailable_reason(parse_spec("llm_s"), RunWide())
     assert unavailable_reason(parse_spec(f"llm_s:backend=transformers,model={tmp_path}"), RunWide()) is None
@@ -158,3 +161,37 @@ def test_a_configuration_naming_its_own_judge_is_available(tmp_path):
     assert unavailable_reason(parse_spec("dsgram"), RunWide(judge={"backend": "transformers", "model": "m"})) is None
     # a transformers judge without a model names none
     assert unavailable_reason(parse_spec("llm_s:backend=transformers"), RunWide()) is not None
+
+
+def test_configurations_share_what_their_metrics_declare(tiny, tmp_path):
+    """The leaderboard shares a collaborator between configurations whose metrics declare the same
+    key (``Metric.shared_collaborators``): one pair scorer for the PT-M2 settings with the same
+    scorer options, another for another layer; one judge for DSGram and CLEME2.0's LLM weigher."""
+    from gecscore.metaeval.shared_data import ReferenceData
+
+    refset, _ = tiny
+    with JudgeServer(DSGramSimulator()) as server:
+        run = RunWide(similarity={"model": "any/model"},
+                      judge={"base_url": server.base_url, "model": "sim", "cache": str(tmp_path / "cache.sqlite")})
+        refs = ReferenceData(refset, run)
+        configs, _ = resolve(["pt_m2-corpus", "pt_errant-sentence", "pt_m2:num_layers=3", "cleme2-sim-corpus-dep",
+                              "cleme2-sim-sentence-ind", "dsgram", "cleme2-llm-corpus-dep"], run)
+        corpus, errant, layer3, sim_dep, sim_ind, dsgram, llm = (refs.metric(c) for c in configs)
+        assert corpus.pair_scorer() is errant.pair_scorer() is not layer3.pair_scorer()
+        assert sim_dep.weigher() is sim_ind.weigher()
+        assert llm.weigher().judge is dsgram.judge()
+        dsgram.close()
+
+
+def test_the_sharing_and_scoring_modules_name_no_metric():
+    """Which collaborators a metric shares and which gold it prepares from are the metric's own
+    declarations: only the preset table (data) names metrics."""
+    from pathlib import Path
+
+    from gecscore.metaeval import configurations, run_wide, shared_data, specs, system_scores
+    from gecscore.registry import metric_names
+
+    for module in (configurations, run_wide, shared_data, specs, system_scores):
+        text = Path(module.__file__).read_text(encoding="utf-8")
+        named = [name for name in metric_names() if f'"{name}"' in text or f"'{name}'" in text]
+        assert not named, f"{module.__name__} names {named}"

@@ -67,7 +67,9 @@ def test_leaderboard_configurations():
     from gecscore.errors import GecInputError
     from gecscore.metaeval.leaderboard import discover_systems, run_leaderboard
     from gecscore.metaeval.refsets import load_refset
-    from gecscore.metaeval.registry import PRESETS, ReferenceData, SystemData, score_system
+    from gecscore.metaeval.presets import PRESETS
+    from gecscore.metaeval.shared_data import ReferenceData, SystemData
+    from gecscore.metaeval.system_scores import score_system
     from gecscore.metaeval.trueskill_aggregate import trueskill_aggregate
 
     require(CONLL14 / "official-2014.combined.m2")

@@ -12,7 +12,8 @@ import pytest
 
 from gecscore.cli import main
 from gecscore.metaeval.leaderboard import Leaderboard, aggregate_scores
-from gecscore.metaeval.registry import MetricConfig, SystemScore
+from gecscore.metaeval.configurations import MetricConfig
+from gecscore.metaeval.system_scores import SystemScore
 from gecscore.metaeval.report import markdown
 from gecscore.metaeval.trueskill_aggregate import expected_wins_aggregate, trueskill_aggregate
 from gecscore.outputs import json_ready, json_text

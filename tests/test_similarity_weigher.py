@@ -137,7 +137,7 @@ A 1 2|||X|||B|||REQUIRED|||-NONE-|||0
 @needs_model
 def test_similarity_chunk_weights_by_definition():
     samples = samples_from_m2(list(parse_m2(GOLD.splitlines())), list(parse_m2(HYP.splitlines())))
-    weigher = SimilarityChunkWeigher(MODEL, progress=False)
+    weigher = SimilarityChunkWeigher(BertScoreF1(MODEL, progress=False))
     probe = BertScoreF1(MODEL, progress=False)
     f1 = lambda cand, ref: probe.score([(cand, ref)])[0]
     src, r0, r1 = "a b c d e", "a B c D e", "a Q c d e"
@@ -220,7 +220,7 @@ def test_cleme2_similarity_signature_names_the_model_portably():
 def test_similarity_chunk_weigher_keeps_the_reference_side():
     """A second system against the same gold encodes only its own pseudo-sentences."""
     gold = list(parse_m2(GOLD.splitlines()))
-    weigher = SimilarityChunkWeigher(MODEL, progress=False)
+    weigher = SimilarityChunkWeigher(BertScoreF1(MODEL, progress=False))
     score_cleme2(samples_from_m2(gold, list(parse_m2(HYP.splitlines()))), weigher=weigher)
     # src and both references; MiniLM is uncased, so "a B c D e" is the source's token sequence
     assert weigher.scorer.kept == 2

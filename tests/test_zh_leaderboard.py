@@ -13,7 +13,7 @@ import gecscore  # noqa: E402
 from gecscore.io.para import read_para  # noqa: E402
 from gecscore.metaeval.leaderboard import discover_systems, run_leaderboard  # noqa: E402
 from gecscore.metaeval.refsets import refset_from_para  # noqa: E402
-from gecscore.metaeval.registry import RunWide  # noqa: E402
+from gecscore.metaeval.run_wide import RunWide  # noqa: E402
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "zh"
 

@@ -8,7 +8,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from gecscore.metric import Metric, Prepared
+from gecscore.metric import Metric, Prepared, Share, Shared, SharingKey, build_now
 from gecscore.types import Gold, GoldCorpus
 
 
@@ -26,13 +26,14 @@ class JudgedMetric(Metric):
     def needs(self) -> str:
         return "judge"
 
+    def shared_collaborators(self, progress: bool = False, share: Share = build_now) -> dict[str, Shared]:
+        """The judge, shared by every metric object with the same judge and model options."""
+        return {"judge": shared_judge(self.config)}
+
     def judge(self):
         """The judge, built on first use and kept (close it with :meth:`close`)."""
         if self._judge is None:
-            from gecscore.judge.factory import judge_from_options
-
-            c = self.config
-            self._judge = judge_from_options(c, c.model, c.device, c.batch_size, progress=False)
+            self._judge = self.own_collaborator("judge")
         return self._judge
 
     def has_judge(self) -> bool:
@@ -69,6 +70,16 @@ class JudgedMetric(Metric):
         sources, _, _ = inputs.parallel(sources)
         return self.prepare(GoldCorpus(tuple(Gold(tuple(s.split()), {}, 0, str(i + 1))
                                              for i, s in enumerate(sources)), "none"))
+
+
+def shared_judge(config: Any) -> Shared:
+    """The judge of a validated config with judge and model options, as a collaborator to share
+    (judged metrics ask it; CLEME's LLM weigher asks it for edit weights): keyed by every option
+    that changes it; it shows no bars."""
+    from gecscore.judge.factory import judge_from_options, judge_settings
+
+    return (SharingKey("judge", judge_settings(config)),
+            lambda: judge_from_options(config, config.model, config.device, config.batch_size, progress=False))
 
 
 def judged_sentence_stats(failed: Sequence[bool], scores: Sequence[float | None]) -> np.ndarray:

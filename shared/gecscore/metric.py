@@ -23,7 +23,7 @@ import threading
 from abc import ABC, abstractmethod
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Any, Callable, ClassVar, Generic, Mapping, Sequence, TypeVar
+from typing import Any, Callable, ClassVar, Generic, Hashable, Mapping, Protocol, Sequence, TypeVar
 
 import numpy as np
 
@@ -92,7 +92,36 @@ class Prepared:
 
 
 C = TypeVar("C")
+T = TypeVar("T")
 Predictions = Sequence[str] | Sequence[Target]
+
+
+@dataclass(frozen=True)
+class SharingKey:
+    """The key of a collaborator metric objects can share: what it is (``kind``: a pair
+    scorer, a weigher, a judge) and every setting that changes it (hashable)."""
+
+    kind: str
+    settings: Hashable
+
+    def __str__(self) -> str:
+        return f"{self.kind}:{self.settings!r}"
+
+
+#: a collaborator a metric can share: its key, and how to build it
+Shared = tuple[SharingKey, Callable[[], Any]]
+
+
+class Share(Protocol):
+    """How a collaborator is obtained: built now, or taken from a cache of equal keys (the
+    leaderboard's per-process cache shares a judge between a weigher and a judged metric)."""
+
+    def __call__(self, key: SharingKey, build: Callable[[], T]) -> T: ...
+
+
+def build_now(key: SharingKey, build: Callable[[], T]) -> T:
+    """A :class:`Share` that shares nothing: the collaborator of one metric object."""
+    return build()
 
 
 class Metric(ABC, Generic[C]):
@@ -122,6 +151,8 @@ class Metric(ABC, Generic[C]):
     #: whether it has trade-off weights that ``gecscore tune-weights`` tunes against human
     #: rankings (:mod:`gecscore.metaeval.weight_tuning`)
     tunable_weights: ClassVar[bool] = False
+    #: the gold :meth:`prepare` takes, one of :data:`gecscore.types.GOLD_FORMATS` (a reference set offers both)
+    gold_format: ClassVar[str] = "m2"
 
     def __init__(self, config: C):
         self.config = config
@@ -141,6 +172,25 @@ class Metric(ABC, Generic[C]):
     @classmethod
     def from_options(cls, **options: Any) -> "Metric":
         return cls(build_config(cls.config_type, options))
+
+    # ------------------------------------------------------------ collaborators
+
+    def shared_collaborators(self, progress: bool = False, share: Share = build_now) -> dict[str, Shared]:
+        """The model-backed collaborators this configuration can share with other metric
+        objects, as ``{constructor keyword: (key, zero-argument builder)}``: objects whose keys
+        are equal can share one (its model, caches and connections). The key holds every
+        option that changes the collaborator, read from the validated config. The metric builds
+        its own from here when none was passed; a caller scoring many configurations (the
+        leaderboard) builds each key once and passes it. ``share`` obtains a collaborator's own
+        collaborators (an LLM weigher's judge); ``progress``: bars for the model passes. None
+        by default."""
+        return {}
+
+    def own_collaborator(self, keyword: str) -> Any:
+        """The collaborator ``keyword`` of :meth:`shared_collaborators`, built for this object
+        alone (none was passed to its constructor)."""
+        _, build = self.shared_collaborators()[keyword]
+        return build()
 
     # ------------------------------------------------------------ the reference side
 

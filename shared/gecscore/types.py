@@ -228,6 +228,10 @@ class ChunkPartition:
 
 
 GOLD_ORIGINS = ("m2", "xml", "errant", "none")
+#: the formats of a gold that a metric prepares from (``Metric.gold_format``): ``m2``, sentences
+#: with each annotator's edits (an M2 file's, or extracted from references), or ``xml``, the
+#: I-measure's XML gold of the same sentences
+GOLD_FORMATS = ("m2", "xml")
 
 
 @dataclass(frozen=True)

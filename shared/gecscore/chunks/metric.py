@@ -14,11 +14,11 @@ import numpy as np
 
 from gecscore.chunks.cleme import precision_recall_f, score_cleme
 from gecscore.chunks.cleme2 import disentangled_scores, score_cleme2
-from gecscore.chunks.config import ClemeConfig, Cleme2Config
+from gecscore.chunks.config import MODEL_WEIGHTINGS, ClemeConfig, Cleme2Config
 from gecscore.chunks.labels import ChunkCounts
 from gecscore.chunks.report import result_values, sentence_records
-from gecscore.chunks.weighers import ChunkWeigher, build_chunk_weigher
-from gecscore.metric import Metric, Predictions, Prepared, Result, first_column
+from gecscore.chunks.weighers import ChunkWeigher
+from gecscore.metric import Metric, Predictions, Prepared, Result, Share, Shared, SharingKey, build_now, first_column
 from gecscore.types import GoldCorpus, Sample, Target
 
 
@@ -36,19 +36,33 @@ class _ChunkMetric(Metric):
     def needs(self) -> str:
         return {"similarity": "similarity", "llm": "judge"}.get(self.config.weighting, "")
 
+    def shared_collaborators(self, progress: bool = False, share: Share = build_now) -> dict[str, Shared]:
+        """The model-backed weigher, shared by every metric object with the same model (or
+        judge) options: BERTScore's from the similarity settings, or the LLM weigher of the
+        judge (which ``share`` obtains: a judged metric with the same options asks the same
+        one; it shows no bars)."""
+        weighting = self.config.weighting
+        if weighting == "similarity":
+            from gecscore.chunks.similarity_weights import SimilarityChunkWeigher
+            from gecscore.models.similarity import SimilaritySettings
+
+            settings = SimilaritySettings.of(self.config)
+            return {"weigher": (SharingKey("similarity weigher", settings),
+                                lambda: SimilarityChunkWeigher(settings.build(progress)))}
+        if weighting == "llm":
+            from gecscore.chunks.llm_weights import llm_chunk_weigher
+            from gecscore.judged_metric import shared_judge
+
+            judge_key, build_judge = shared_judge(self.config)
+            return {"weigher": (SharingKey("llm weigher", judge_key.settings),
+                                lambda: llm_chunk_weigher(share(judge_key, build_judge)))}
+        return {}
+
     def weigher(self) -> ChunkWeigher | None:
         """The model-backed weigher, built once per metric object: its pair and judge caches
         keep reference-side model work across calls and systems."""
-        config = self.config
-        if self._weigher is None and config.weighting in ("similarity", "llm"):
-            judge = None
-            if config.weighting == "llm":
-                from gecscore.judge.factory import judge_from_options
-
-                judge = judge_from_options(config, config.model, config.device, config.batch_size, progress=False)
-            self._weigher = build_chunk_weigher(config.weighting, model=config.model, num_layers=config.num_layers,
-                                                batch_size=config.batch_size, device=config.device,
-                                                judge=judge, progress=False, precision=config.precision)
+        if self._weigher is None and self.config.weighting in MODEL_WEIGHTINGS:
+            self._weigher = self.own_collaborator("weigher")
         return self._weigher
 
     def close(self) -> None:

@@ -5,9 +5,8 @@ from __future__ import annotations
 from typing import Sequence
 
 from gecscore.chunks.labels import Label, LabelledChunks
-from gecscore.options import DEFAULT_PRECISION
 from gecscore.models.loading import model_label
-from gecscore.models.similarity import DEFAULT_MODEL, BertScoreF1, Pair, apply_span
+from gecscore.models.similarity import BertScoreF1, Pair, apply_span
 from gecscore.types import Chunk, ChunkPartition, Sample
 
 
@@ -55,10 +54,14 @@ class SimilarityChunkWeigher:
     the embeddings of the sources and references are kept for the next call (another system).
     """
 
-    def __init__(self, model: str = DEFAULT_MODEL, num_layers: int | None = None, batch_size: int = 64,
-                 device: str | None = None, progress: bool = True, precision: str = DEFAULT_PRECISION):
-        self.model = model
-        self.scorer = BertScoreF1(model, num_layers, batch_size, device, progress, precision=precision)
+    def __init__(self, scorer: BertScoreF1):
+        """``scorer``: the BERTScore scorer of the weights (from a config:
+        :meth:`gecscore.models.similarity.SimilaritySettings.build`)."""
+        self.scorer = scorer
+
+    @property
+    def model(self) -> str:
+        return self.scorer.model
 
     def facts(self) -> tuple[tuple[str, str], ...]:
         """The model and layer (known once the model is loaded, i.e. after weighing)."""

@@ -28,10 +28,10 @@ def build_chunk_weigher(weighting: str, *, model: str | None = None, num_layers:
     weights 1-5 from ``judge`` (a :class:`gecscore.judge.runner.Judge`); else None."""
     if weighting == "similarity":
         from gecscore.chunks.similarity_weights import SimilarityChunkWeigher
-        from gecscore.models.similarity import DEFAULT_MODEL
+        from gecscore.models.similarity import make_scorer
 
-        return SimilarityChunkWeigher(model or DEFAULT_MODEL, num_layers, batch_size or 64, device, progress,
-                                      precision)
+        return SimilarityChunkWeigher(make_scorer("bertscore", model, num_layers, batch_size, device, progress,
+                                                  precision))
     if weighting == "llm":
         from gecscore.chunks.llm_weights import llm_chunk_weigher
 

@@ -120,7 +120,8 @@ def _run(args: argparse.Namespace) -> int:
     from gecscore.errors import GecInputError
     from gecscore.metaeval.human import load_human
     from gecscore.metaeval.leaderboard import discover_systems, run_leaderboard
-    from gecscore.metaeval.registry import PRESETS, resolve
+    from gecscore.metaeval.presets import PRESETS
+    from gecscore.metaeval.specs import resolve
     from gecscore.metaeval.report import check_output_dir, markdown, write_leaderboard
     from gecscore.metaeval.significance import SignificanceConfig
     from gecscore.outputs import json_text
@@ -183,7 +184,7 @@ def run_wide_options(args: argparse.Namespace):
     """The run-wide options of a leaderboard-style command (similarity model, judge, per-type
     tables, language), from its flags."""
     from gecscore.cli.options import options_from_args
-    from gecscore.metaeval.registry import RunWide
+    from gecscore.metaeval.run_wide import RunWide
 
     return RunWide(similarity=options_from_args(args, SIMILARITY_FIELDS, "similarity_"),
                    judge=options_from_args(args, JUDGE_FIELDS, "judge_"), per_type=args.per_type,

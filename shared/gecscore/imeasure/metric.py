@@ -47,6 +47,8 @@ class IMeasureMetric(Metric):
     name = "imeasure"
     config_type = IMeasureConfig
     summary = "I-measure: WAS counts on a 3-way alignment, WAcc and improvement I"
+    # scored against a reference set's I-measure XML gold (*.ieval.xml), as the reference tool is
+    gold_format = "xml"
 
     def prepare(self, gold: GoldCorpus) -> Prepared:
         """The gold and, per sentence, its reference candidates encoded once (None where they

@@ -12,7 +12,7 @@ from gecscore.judge.backends import (BACKENDS, DEFAULT_BASE_URL, DEFAULT_MODEL, 
                                      TransformersBackend)
 from gecscore.judge.cache import JudgeCache
 from gecscore.judge.runner import Judge, RetryPolicy
-from gecscore.options import JUDGE_BACKENDS, JudgeOptions
+from gecscore.options import JUDGE_BACKENDS, JudgeOptions, ModelOptions, fields_of
 
 DEFAULT_API_KEY_ENV = "OPENAI_API_KEY"
 assert set(JUDGE_BACKENDS) == {*BACKENDS, "replay"}, "options.JUDGE_BACKENDS must list every backend"
@@ -128,3 +128,17 @@ def judge_from_options(options: JudgeOptions, model: str | None, device: str | N
                        batch_size=batch_size or 8, progress=progress, replay=options.replay,
                        transcript=options.transcript, export_batch=options.export_batch,
                        import_batch=options.import_batch)
+
+
+
+def judge_settings(config: JudgeOptions) -> tuple[tuple[str, object], ...]:
+    """Every option of a validated metric config (its judge options and :class:`ModelOptions`)
+    that :func:`judge_from_options` reads, read through their declarations: equal settings,
+    the same judge (hashable: a key to share one judge under)."""
+    names = [f.name for f in (*fields_of(ModelOptions), *fields_of(JudgeOptions))]
+    return tuple((name, _hashable(getattr(config, name))) for name in names)
+
+
+def _hashable(value: object) -> object:
+    """An option's value as a key can hold it (a repeated option's list as a tuple)."""
+    return tuple(value) if isinstance(value, list) else value

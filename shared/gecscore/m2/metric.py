@@ -9,15 +9,18 @@ the pretrained scorer (its pair cache keeps reference-side scores across calls),
 from __future__ import annotations
 
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from gecscore.m2.config import PtM2Config
 from gecscore.m2.pt_m2 import result_values, sentence_records
 from gecscore.m2.scoring import EditCounts
-from gecscore.metric import Metric, Predictions, Prepared, Result, first_column
+from gecscore.metric import Metric, Predictions, Prepared, Result, Share, Shared, SharingKey, build_now, first_column
 from gecscore.types import GoldCorpus, Target
+
+if TYPE_CHECKING:
+    from gecscore.models.similarity import PairScorer
 
 
 class PtM2Metric(Metric):
@@ -27,7 +30,7 @@ class PtM2Metric(Metric):
                "(scorer='none': plain M2 / SentM2)")
     per_edit = True
 
-    def __init__(self, config: PtM2Config, *, pair_scorer=None):
+    def __init__(self, config: PtM2Config, *, pair_scorer: PairScorer | None = None):
         """``pair_scorer`` shares one model scorer (and its caches) between metric objects."""
         super().__init__(config)
         self._pair_scorer = pair_scorer
@@ -41,14 +44,20 @@ class PtM2Metric(Metric):
     def needs(self) -> str:
         return "similarity" if self.config.scorer != "none" else ""
 
-    def pair_scorer(self):
-        """The model scorer, built once per metric object (its cache keeps pair scores)."""
-        c = self.config
-        if c.scorer != "none" and self._pair_scorer is None:
-            from gecscore.models.similarity import make_scorer
+    def shared_collaborators(self, progress: bool = False, share: Share = build_now) -> dict[str, Shared]:
+        """The model scorer of a weighted setting, shared by every metric object with the same
+        scorer settings."""
+        if self.config.scorer == "none":
+            return {}
+        from gecscore.models.similarity import SimilaritySettings
 
-            self._pair_scorer = make_scorer(c.scorer, c.model, c.num_layers, c.batch_size, c.device, progress=False,
-                                            precision=c.precision)
+        settings = SimilaritySettings.of(self.config, self.config.scorer)
+        return {"pair_scorer": (SharingKey("pair scorer", settings), lambda: settings.build(progress))}
+
+    def pair_scorer(self) -> PairScorer | None:
+        """The model scorer, built once per metric object (its cache keeps pair scores)."""
+        if self.config.scorer != "none" and self._pair_scorer is None:
+            self._pair_scorer = self.own_collaborator("pair_scorer")
         return self._pair_scorer
 
     def prepare(self, gold: GoldCorpus) -> Prepared:

@@ -40,8 +40,11 @@ from gecscore.metaeval.metric_significance import MetricSignificance, board_metr
 from gecscore.metaeval.refsets import RefSet
 from gecscore.metaeval.sentence_level import Judgment, PairwiseAgreement, Window, pairwise_agreement, window_analysis
 from gecscore.metaeval.significance import Comparison, SignificanceConfig, compare_stats
-from gecscore.metaeval.registry import (MetricConfig, ReferenceData, RunWide, SystemData, SystemScore, needs_of,
-                                        resolve, score_all_systems, score_system, scored_together)
+from gecscore.metaeval.configurations import MetricConfig, needs_of, scored_together
+from gecscore.metaeval.run_wide import RunWide
+from gecscore.metaeval.shared_data import ReferenceData, SystemData
+from gecscore.metaeval.specs import resolve
+from gecscore.metaeval.system_scores import SystemScore, score_all_systems, score_system
 
 
 @dataclass(frozen=True)
@@ -511,7 +514,7 @@ def run_leaderboard(refset: RefSet, systems: Sequence[SystemSource], metrics: Se
     (:func:`gecscore.metaeval.metric_significance.board_metric_significance`)."""
     from dataclasses import replace
 
-    from gecscore.metaeval.registry import similarity_model
+    from gecscore.metaeval.run_wide import similarity_model
 
     run = options or RunWide()
     configs, unavailable = resolve(metrics, run)

@@ -45,8 +45,10 @@ from typing import Any, Iterable, Iterator, Sequence
 from gecscore.errors import ClusterError, GecInputError
 from gecscore.extras import require
 from gecscore.metaeval.refsets import RefSet
-from gecscore.metaeval.registry import (MetricConfig, ReferenceData, RunWide, SystemData, SystemScore,
-                                        score_all_systems, score_system, scored_together)
+from gecscore.metaeval.configurations import MetricConfig, scored_together
+from gecscore.metaeval.run_wide import RunWide
+from gecscore.metaeval.shared_data import ReferenceData, SystemData
+from gecscore.metaeval.system_scores import SystemScore, score_all_systems, score_system
 from gecscore.progress import bar as progress_bar
 
 GPU = "GPU"                          # the worker resource that model passes ask for

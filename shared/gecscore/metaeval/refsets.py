@@ -28,7 +28,7 @@ from typing import Iterator, Sequence
 from gecscore.errors import GecInputError
 from gecscore.io.hypotheses import ExpectedLines
 from gecscore.io.m2 import read_m2
-from gecscore.types import Gold, GoldCorpus
+from gecscore.types import GOLD_FORMATS, Gold, GoldCorpus
 from gecscore.types import Sample, Target
 
 REFERENCE_EDITS = ("m2", "errant")
@@ -113,15 +113,36 @@ class RefSet:
                        sentences=tuple(self.sentences[i] for i in indices),
                        indices=tuple(full[i] for i in indices))
 
-    def gold(self) -> GoldCorpus:
-        """The gold as the metric seam takes it (edits from the M2 file, re-extracted by ERRANT,
-        or extracted from a parallel file by a language profile)."""
+    def gold(self, gold_format: str = "m2") -> GoldCorpus:
+        """The gold as the metric seam takes it, in the format the metric prepares from
+        (``Metric.gold_format``): ``m2``, the edits from the M2 file, re-extracted by ERRANT, or
+        extracted from a parallel file by a language profile; ``xml``, the I-measure XML gold
+        of the same sentences (:meth:`xml_gold`)."""
+        if gold_format not in GOLD_FORMATS:
+            raise ValueError(f"unknown gold format {gold_format!r}; expected one of: {', '.join(GOLD_FORMATS)}")
+        if gold_format == "xml":
+            return GoldCorpus(tuple(self.xml_gold()), "xml", str(self.ixml_path))
         if self.options.get("gold") == "para":
             return GoldCorpus(self.sentences, self.options["origin"], self.name,
                               tuple((k[len("extracted_by."):], v) for k, v in self.options.items()
                                     if k.startswith("extracted_by.")))
         origin = "errant" if self.options.get("reference_edits") == "errant" else "m2"
         return GoldCorpus(self.sentences, origin, self.name)
+
+    def xml_gold(self) -> list[Gold]:
+        """The I-measure XML gold (*.ieval.xml) of these sentences, subset like the M2 gold."""
+        from gecscore.io.ixml import read_ixml
+
+        path = self.ixml_path
+        if path is None:
+            raise GecInputError(f"the I-measure needs an XML gold (*.ieval.xml) for reference set "
+                                f"{self.name}; only the named reference sets have one")
+        gold = read_ixml(path)
+        if self.indices is not None:
+            gold = [gold[i] for i in self.indices]
+        if len(gold) != len(self):
+            raise GecInputError(f"{len(gold)} XML gold sentences but {len(self)} M2 sentences", str(path))
+        return gold
 
     def count_unchanged(self) -> int:
         return sum(1 for s in self.sentences for edits in s.annotations.values() if not edits)

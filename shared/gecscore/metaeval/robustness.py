@@ -28,7 +28,9 @@ from gecscore.errors import GecInputError
 from gecscore.metaeval.human import HumanScores
 from gecscore.metaeval.leaderboard import SystemSource, run_leaderboard
 from gecscore.metaeval.refsets import RefSet
-from gecscore.metaeval.registry import MetricConfig, RunWide, resolve
+from gecscore.metaeval.configurations import MetricConfig
+from gecscore.metaeval.run_wide import RunWide
+from gecscore.metaeval.specs import resolve
 
 
 @dataclass(frozen=True)
@@ -127,7 +129,7 @@ def set_dependent(config: MetricConfig) -> bool:
 
 
 def exactly(config: MetricConfig) -> str:
-    """A pattern :func:`~gecscore.metaeval.registry.resolve` matches to ``config`` alone: its
+    """A pattern :func:`~gecscore.metaeval.specs.resolve` matches to ``config`` alone: its
     spec, or its preset name as a one-name glob (``green`` alone would also match the family
     ``green``, i.e. ``green-sentence`` too)."""
     if config.spec:

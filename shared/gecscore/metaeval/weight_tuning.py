@@ -356,7 +356,8 @@ def chunk_counts(refset, systems, level: str, assumption: str,
                  progress: Callable[[str], None] | None = None) -> dict[str, list[np.ndarray]]:
     """Each system's candidate counts: one CLEME2.0 run per system through the metric seam (as
     the leaderboard scores it: hypothesis M2 edits when given, else our ERRANT on the text)."""
-    from gecscore.metaeval.registry import MetricConfig, ReferenceData, SystemData
+    from gecscore.metaeval.configurations import MetricConfig
+    from gecscore.metaeval.shared_data import ReferenceData, SystemData
 
     if assumption not in ASSUMPTIONS:
         raise GecInputError(f"unknown assumption {assumption!r}; expected dep or ind")

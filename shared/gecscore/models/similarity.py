@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import os
 from collections import OrderedDict
-from typing import Iterable, Sequence
+from dataclasses import asdict, dataclass, fields
+from typing import Iterable, Protocol, Sequence
 
 
 from gecscore.errors import MissingModelError
@@ -482,6 +483,57 @@ class BartScore(_CachedPairScorer):
                 self.forward_batches += 1
                 progress.update(len(batch))
         return scores
+
+
+class PairScorer(Protocol):
+    """What a metric asks of a similarity scorer (PT-M2's edit weights, CLEME2.0-sim's chunk
+    weights): scores of (candidate, reference) pairs, the model behind them, and the counts of
+    model work it reports."""
+
+    model: str
+    sentences_encoded: int
+    forward_batches: int
+    pairs_scored: int
+
+    @property
+    def layer(self) -> int: ...
+
+    def score(self, pairs: Iterable[Pair]) -> list[float]: ...
+
+
+class SimilarityConfig(Protocol):
+    """A validated metric config with the model options of a similarity scorer
+    (:class:`gecscore.options.ModelOptions` and :class:`gecscore.options.LayerOptions`)."""
+
+    model: str | None
+    num_layers: int | None
+    batch_size: int | None
+    device: str | None
+    precision: str
+
+
+@dataclass(frozen=True)
+class SimilaritySettings:
+    """Every setting that changes a similarity scorer, read from a validated config: the
+    arguments of :func:`make_scorer` and, being hashable, the key under which metric objects
+    with equal settings share one scorer (its model, kept embeddings and counts)."""
+
+    scorer: str
+    model: str | None
+    num_layers: int | None
+    batch_size: int | None
+    device: str | None
+    precision: str
+
+    @classmethod
+    def of(cls, config: SimilarityConfig, scorer: str = "bertscore") -> "SimilaritySettings":
+        """The settings of ``config`` (a config without a ``scorer`` option weighs with
+        BERTScore: CLEME2.0-sim)."""
+        return cls(scorer, **{f.name: getattr(config, f.name) for f in fields(cls) if f.name != "scorer"})
+
+    def build(self, progress: bool = False) -> "_CachedPairScorer":
+        """The scorer these settings describe (the one place a config becomes a scorer)."""
+        return make_scorer(**asdict(self), progress=progress)
 
 
 def make_scorer(scorer: str = "bertscore", model: str | None = None, num_layers: int | None = None,
