@@ -130,3 +130,26 @@ def test_seeda_s_sentence_level_reproduces_the_published_cells():
               for s, lines in outputs.items()}
     gleu_s = pairwise_agreement(judgments, scores, systems)
     assert (round(gleu_s.accuracy, 3), round(gleu_s.kendall, 3)) == (0.673, 0.351)
+
+
+@pytest.mark.parametrize("name, options", [("cleme2", {}), ("cleme2", {"level": "sentence", "assumption": "ind"}),
+                                           ("cleme", {"weighting": "length"}), ("pt_m2", {"scorer": "none"}),
+                                           ("pt_m2", {"scorer": "none", "base": "errant"}), ("gleu", {}),
+                                           ("green", {}), ("gotoscorer", {"no_weight": True})])
+def test_a_results_sentence_scores_are_its_records_declared_field(name, options):
+    """``Result.sentence_scores`` (a metric's cheap path, e.g. CLEME's, or the records) gives
+    exactly the field ``Metric.sentence_score_key`` of each record, in sentence order."""
+    import gecscore
+
+    from datapaths import EXAMPLES
+
+    sources = (EXAMPLES / "source.txt").read_text().splitlines()
+    hypotheses = (EXAMPLES / "hypothesis.txt").read_text().splitlines()
+    references = list(zip((EXAMPLES / "reference0.txt").read_text().splitlines(),
+                          (EXAMPLES / "reference1.txt").read_text().splitlines()))
+    metric = gecscore.load(name, **options)
+    result = metric.score(metric.prepare_text(sources, references), hypotheses)
+    key = metric.sentence_score_key
+    expected = tuple(float(r[key]) for r in sorted(result.records(), key=lambda r: r["index"]))
+    assert result.sentence_scores() == expected and len(expected) == len(sources)
+    assert gecscore.load("imeasure").sentence_score_key is None

@@ -50,6 +50,10 @@ class Result:
     statistic: Callable[[np.ndarray], float] = field(repr=False)
     detail: Any = field(repr=False, default=None)
     records_of: Callable[[], list[dict]] = field(repr=False, default=list)
+    #: each sentence's own score in sentence order (None: a sentence without one), where the
+    #: metric has a cheaper way to it than its full records (CLEME's records describe every
+    #: chunk); else :meth:`sentence_scores` reads the records
+    sentence_scores_of: Callable[[], Sequence[float | None]] | None = field(repr=False, default=None)
 
     @property
     def score(self) -> float:
@@ -65,6 +69,23 @@ class Result:
     def records(self) -> list[dict]:
         """One JSON-ready record per sentence (what ``--per-sentence`` writes)."""
         return self.records_of()
+
+    def sentence_scores(self) -> tuple[float, ...] | None:
+        """The metric's own score of each sentence, in sentence order (NaN where it has none,
+        e.g. a sentence the judge failed), or None for a metric without sentence scores: its
+        :attr:`Metric.sentence_score_key` field of each record."""
+        if self.sentence_scores_of is not None:
+            values = list(self.sentence_scores_of())
+        else:
+            try:
+                key = metric_class(self.metric).sentence_score_key
+            except GecInputError:   # a metric outside the registry (a test's toy): no declared key
+                return None
+            records = self.records() if key is not None else []
+            if not records or key not in records[0]:
+                return None
+            values = [record[key] for record in sorted(records, key=lambda record: record["index"])]
+        return tuple(float("nan") if value is None else float(value) for value in values)
 
     def format(self) -> str:
         """The result as text (what ``gecscore <metric>`` prints; sacreBLEU's ``Score.format``):
@@ -141,6 +162,10 @@ class Metric(ABC, Generic[C]):
     #: from any gold (an M2 file, an I-measure XML, parallel text): its reference side is
     #: ``prepare(gold)`` whatever the gold was read from
     needs_references: ClassVar[bool] = True
+    #: the field of its per-sentence records holding its own score of a sentence (None: it has
+    #: none, e.g. a corpus-only statistic such as the I-measure's): what sentence-level
+    #: meta-evaluation and edit attribution read (:meth:`Result.sentence_scores`)
+    sentence_score_key: ClassVar[str | None] = None
     #: whether an LLM judge may weigh its edits, an unanswered weight falling back to 1
     #: (CLEME's ``weighting="llm"``; the result then has ``llm_edits`` and ``llm_fallbacks``):
     #: the CLI's ``--max-fallback-share`` applies

@@ -17,18 +17,13 @@ from typing import Sequence
 from gecscore.metric import Metric, Prepared, Result
 from gecscore.types import Edit, Gold, GoldCorpus, Target
 
-#: the record field holding a metric's own sentence score
-SENTENCE_SCORE_KEYS = {"pt_m2": "f", "cleme": "f", "cleme2": "score", "gleu": "gleu", "green": "green",
-                       "gotoscorer": "f"}
-
 
 def sentence_values(result: Result) -> list[float]:
-    """Each sentence's own score from a result's records, in sentence order."""
-    key = SENTENCE_SCORE_KEYS.get(result.metric)
-    records = sorted(result.records(), key=lambda r: r["index"])
-    if key is None or (records and key not in records[0]):
+    """Each sentence's own score (:meth:`gecscore.metric.Result.sentence_scores`), in sentence order."""
+    values = result.sentence_scores()
+    if values is None:
         raise ValueError(f"{result.metric} gives no sentence score in its records")
-    return [float(r[key]) for r in records]
+    return list(values)
 
 
 class MetricValue:

@@ -128,11 +128,19 @@ class _ChunkMetric(Metric):
                                             beta=getattr(self.config, "beta", None))
         stats, statistic = self._statistics(detail)
         return Result(self.name, self.signature(prepared, extracted), values, stats, statistic, detail,
-                      partial(sentence_records, detail))
+                      partial(sentence_records, detail), partial(sentence_score_values, detail, self.sentence_score_key))
+
+
+def sentence_score_values(detail, key: str) -> list[float]:
+    """Each sentence's ``key`` score in sentence order: the field :func:`sentence_records`
+    copies from the same ``scores``, without describing every chunk (a leaderboard asks for
+    these of every configuration and system)."""
+    return [s.scores[key] for s in sorted(detail.sentences, key=lambda s: s.index)]
 
 
 class ClemeMetric(_ChunkMetric):
     name = "cleme"
+    sentence_score_key = "f"
     config_type = ClemeConfig
     summary = "CLEME: chunk-level precision, recall and F0.5"
 
@@ -148,6 +156,7 @@ class ClemeMetric(_ChunkMetric):
 
 class Cleme2Metric(_ChunkMetric):
     name = "cleme2"
+    sentence_score_key = "score"
     config_type = Cleme2Config
     summary = "CLEME2.0: hit/wrong/under/over-correction and the comprehensive score"
     per_edit = True

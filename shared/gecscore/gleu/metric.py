@@ -23,6 +23,7 @@ from gecscore.types import GoldCorpus, Target
 
 class GleuMetric(Metric[GleuConfig]):
     name = "gleu"
+    sentence_score_key = "gleu"
     config_type = GleuConfig
     summary = ("GLEU (Napoles et al. 2016): n-gram precision against the references, penalising source n-grams "
                "the reference does not contain")

@@ -44,6 +44,7 @@ def corrected_statistic(means: np.ndarray, beta: float) -> float:
 
 class GoToScorerMetric(Metric[GoToScorerConfig]):
     name = "gotoscorer"
+    sentence_score_key = "f"
     config_type = GoToScorerConfig
     summary = ("GoToScorer (Gotou et al. 2020): chunk F0.5 weighted by how many of the systems scored together "
                "miss each chunk (no_weight=True: all 1)")

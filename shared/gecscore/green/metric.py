@@ -26,6 +26,7 @@ def corpus_green(means: np.ndarray, beta: float, order: int) -> float:
 
 class GreenMetric(Metric[GreenConfig]):
     name = "green"
+    sentence_score_key = "green"
     config_type = GreenConfig
     summary = "GREEN (Koyama et al. 2024): n-gram F2 over true/over/under keeps, insertions and deletions"
 

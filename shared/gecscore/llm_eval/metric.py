@@ -81,6 +81,7 @@ class _LlmJudgeMetric(JudgedMetric):
 
 class LlmSMetric(_LlmJudgeMetric):
     name = "llm_s"
+    sentence_score_key = "score"
     config_type = LlmSConfig
     summary = "LLM-S (Kobayashi et al. 2024): an LLM judge scores each corrected sentence 1-5 given its source"
 
@@ -98,6 +99,7 @@ class LlmSMetric(_LlmJudgeMetric):
 
 class LlmEMetric(_LlmJudgeMetric):
     name = "llm_e"
+    sentence_score_key = "score"
     config_type = LlmEConfig
     summary = ("LLM-E (Kobayashi et al. 2024): an LLM judge scores each hypothesis 1-5 shown as its edits "
                "(ERRANT's for English) in the source")

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 
 class PtM2Metric(Metric):
     name = "pt_m2"
+    sentence_score_key = "f"
     config_type = PtM2Config
     summary = ("PT-M2 / PT-ERRANT: M2 or ERRANT F_beta with edits weighted by BERTScore or BARTScore "
                "(scorer='none': plain M2 / SentM2)")

@@ -39,10 +39,6 @@ from gecscore.errors import GecInputError
 from gecscore.metaeval.correlation import pearson, spearman
 
 TIES = ("neutral", "seeda-script", "discordant")
-#: the record field holding a metric's own sentence score (SentM2/ERRANT F, CLEME F, CLEME2.0
-#: score, smoothed sentence GLEU); I-measure and DSGram records have none here
-SENTENCE_SCORE_KEYS = {"pt_m2": "f", "cleme": "f", "cleme2": "score", "gleu": "gleu", "green": "green",
-                       "gotoscorer": "f", "llm_s": "score", "llm_e": "score"}
 
 
 @dataclass(frozen=True)
@@ -102,14 +98,9 @@ class Window:
 
 
 def sentence_scores(result) -> tuple[float, ...] | None:
-    """One score per sentence of a :class:`gecscore.metric.Result` (its records' field named in
-    :data:`SENTENCE_SCORE_KEYS`), or None for a metric without one."""
-    key = SENTENCE_SCORE_KEYS.get(result.metric)
-    records = result.records() if key is not None else []
-    if not records or key not in records[0]:
-        return None
-    return tuple(float("nan") if record[key] is None else float(record[key])   # a sentence the judge failed
-                 for record in sorted(records, key=lambda record: record["index"]))
+    """One score per sentence of a :class:`gecscore.metric.Result` (NaN for a sentence the
+    judge failed), or None for a metric without one (:meth:`gecscore.metric.Result.sentence_scores`)."""
+    return result.sentence_scores()
 
 
 def read_judgments(path: str | Path) -> tuple[Judgment, ...]:
