@@ -214,10 +214,11 @@ def test_an_interrupted_run_leaves_the_output_and_no_process(tiny, monkeypatch, 
     wait_until(lambda: not left(), "the local cluster's processes exit", poll_s=0.2)
 
 
-def test_workers_keep_their_reference_state_and_model_passes_go_to_the_gpu_worker(tiny, tmp_path):
+def test_workers_keep_their_reference_state_and_model_passes_go_to_the_gpu_worker(tiny, tmp_path, monkeypatch):
     """Two runs on one cluster: each worker builds its reference state once and reuses it for
     every task of both runs; the model pass runs on the worker declaring GPU=1 (a label here:
     it runs on its CPU), with the numbers of the local run; a task's error reaches the caller."""
+    monkeypatch.setenv("GECSCORE_NO_CACHE", "1")   # the cells are scored on the cluster, not read back
     from gecscore.models.bundled import local_minilm_dir
 
     root, refset, systems = tiny
@@ -333,7 +334,8 @@ def test_an_unreachable_scheduler_ends_in_the_connect_timeout_with_one_line(kind
     assert not out.exists()
 
 
-def test_a_scheduler_without_workers_and_a_bad_timeout_are_refused(tiny, tmp_path, capsys):
+def test_a_scheduler_without_workers_and_a_bad_timeout_are_refused(tiny, tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("GECSCORE_NO_CACHE", "1")   # the cells are scored on the cluster, not read back
     from gecscore.cli import main
 
     root, refset, systems = tiny

@@ -183,9 +183,10 @@ def test_several_systems_in_one_batch_equal_one_by_one():
         assert (together[name].p, together[name].r, together[name].f) == (alone.p, alone.r, alone.f)
 
 
-def test_prepare_keeps_the_reference_side_embeddings():
+def test_prepare_keeps_the_reference_side_embeddings(monkeypatch):
     """prepare() encodes every source and reference once; score() then encodes only the
     pseudo-sentences that are not reference-side sentences, and again none for a repeat."""
+    monkeypatch.setenv("GECSCORE_NO_CACHE", "1")   # encoded here, not read from the store (tests/test_cache_users.py)
     pytest.importorskip("torch", reason="torch is not installed (the models extra: pip install -e '.[models]')")
     from gecscore.models.bundled import local_minilm_dir
     from gecscore.models.similarity import clear_cache
