@@ -92,6 +92,8 @@ class CellCache:
         models = []
         for field in fields_of(cls.config_type):
             value = getattr(config, field.name)
+            if field.metadata.get("choices") or field.metadata.get("normalize"):
+                continue   # a choice among names (base, scorer, segmentation, lang): no file behind it
             if isinstance(value, str) and value:
                 fingerprint = path_fingerprint(value)
                 if fingerprint:

@@ -232,6 +232,12 @@ def _score_with_cells(cells, refset: RefSet, systems: Sequence[SystemSource], co
         if isinstance(found, SystemScore):
             results[system][config] = found
     seconds: dict[str, float] = dict.fromkeys(results, 0.0)
+    found = sum(len(row) for row in results.values())
+    if found and progress:   # where the progress bars go: say why the run is quick
+        import sys
+
+        print(f"{found} of {len(keys)} cells read from the cache ({cells.store.root}; docs/cache.md); "
+              f"scoring the other {len(keys) - found}", file=sys.stderr)
     missing = [c for c in configs if any(c.name not in results[s.name] for s in systems)]
     by_run = [c for c in missing if scored_by_run(c)]
     by_system = [c for c in missing if c not in by_run]
