@@ -364,13 +364,14 @@ def test_llm_e_options_reach_the_prompt_and_a_replay(tmp_path):
 def test_sentence_scores_of_a_judge_metric_for_meta_evaluation():
     """LLM-S/E give one sentence score each for the sentence-level meta-evaluation; a sentence the
     judge failed is NaN (no preference), not an error."""
-    from types import SimpleNamespace
+    import numpy as np
 
     from gecscore.metaeval.sentence_level import sentence_scores
+    from gecscore.metric import Result, first_column
 
     records = [{"index": 1, "score": None}, {"index": 0, "score": 4}]
-    result = SimpleNamespace(metric="llm_s", records=lambda: records)
-    first, second = sentence_scores(result)
+    result = Result("llm_s", "llm_s|...", {"score": 4.0}, np.zeros((2, 1)), first_column, records_of=lambda: records)
+    first, second = sentence_scores(result)   # the records' declared field (LlmSMetric.sentence_score_key)
     assert first == 4.0 and second != second   # NaN
 
 
