@@ -203,3 +203,21 @@ def test_cache_info_and_clear(store_dir, capsys):
     assert main(["cache", "clear"]) == 0
     assert "removed 1 entries" in capsys.readouterr().out
     assert entries(store_dir) == []
+
+
+def test_a_large_value_is_stored_compressed_and_read_back_whole(tmp_path):
+    """Above COMPRESS_ABOVE the payload is zlib-compressed (a GLEU cell's statistics: 52 MB as a
+    pickle); it reads back equal, and damage to the compressed bytes is a miss, as for any entry."""
+    import numpy as np
+
+    from gecscore.cache.store import COMPRESS_ABOVE, MAGIC_ZLIB
+
+    store = DiskCache(tmp_path)
+    value = {"stats": np.tile(np.arange(10.0), COMPRESS_ABOVE // 8)}
+    store.put("ns", "k" * 64, value)
+    path, = entries(tmp_path)
+    data = path.read_bytes()
+    assert data.startswith(MAGIC_ZLIB) and len(data) < value["stats"].nbytes / 10
+    assert np.array_equal(store.get("ns", "k" * 64)["stats"], value["stats"])
+    path.write_bytes(data[:-10] + bytes(10))
+    assert store.get("ns", "k" * 64, "miss") == "miss" and not path.exists()

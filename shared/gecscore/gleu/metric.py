@@ -52,7 +52,11 @@ class GleuMetric(Metric[GleuConfig]):
         references = prepared.state["references"]
         per_ref = [np.stack([sentence_stats(g.source, h, ref, order) for ref in refs])
                    for g, h, refs in zip(prepared.gold.sentences, hyps, references)]
-        draws = reference_draws([len(refs) for refs in references], self.config.iterations, self.config.seed)
+        key = ("reference draws", self.config.iterations, self.config.seed)   # the same for every system
+        draws = prepared.state.get(key)
+        if draws is None:
+            draws = prepared.state[key] = reference_draws([len(refs) for refs in references], self.config.iterations,
+                                                          self.config.seed)
         width = n_stats(order)
         stats = np.empty((len(hyps), draws.shape[0] * width))
         for i, table in enumerate(per_ref):

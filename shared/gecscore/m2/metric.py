@@ -128,7 +128,7 @@ class PtM2Metric(Metric):
             stats = np.asarray([[s.f] for s in detail.sentences], dtype=np.float64).reshape(-1, 1)
             statistic = first_column
         return Result(self.name, self.signature(prepared, extracted), values, stats, statistic,
-                      detail, partial(sentence_records, detail, gold))
+                      detail, partial(sentence_records, detail, gold), partial(sentence_f, detail))
 
     def score_systems(self, prepared: Prepared, systems, works=None) -> list:
         """Every system's edits first, then the model pairs of all of them in one pass (each
@@ -172,6 +172,12 @@ class PtM2Metric(Metric):
         if scorer.layer:
             facts.append(("layer", str(scorer.layer)))
         return tuple(facts)
+
+
+def sentence_f(detail) -> list[float]:
+    """Each sentence's F in sentence order: the ``f`` of :func:`sentence_records`, without
+    describing every edit (the leaderboard asks for it of every configuration and system)."""
+    return [choice.f for choice in sorted(detail.sentences, key=lambda choice: choice.index)]
 
 
 def m2_from_means(means: np.ndarray, beta: float) -> float:
