@@ -79,6 +79,15 @@ def register(subparsers) -> None:
     parser.add_argument("--connect-timeout", type=float, default=None, metavar="SECONDS",
                         help="with --scheduler: reach the scheduler, and find a worker, within SECONDS; a run left "
                              "without any worker that long stops with status 4 (default 10)")
+    add_run_wide_arguments(parser)
+    parser.add_argument("--json", action="store_true", help="print the leaderboard as one JSON object")
+    parser.set_defaults(run=run)
+
+
+def add_run_wide_arguments(parser: argparse.ArgumentParser) -> None:
+    """The flags of the run-wide options (language, per-type tables, similarity model, judge) of
+    a leaderboard-style command, each made from its declaration (:func:`run_wide_options` reads
+    them back)."""
     from gecscore.cli.options import add_option_flag
 
     language = parser.add_argument_group("language (every configuration with text input)")
@@ -95,8 +104,6 @@ def register(subparsers) -> None:
     judge = parser.add_argument_group("LLM judge (DSGram, CLEME2.0-llm: available once --judge-base-url is given)")
     for f in JUDGE_FIELDS:
         add_option_flag(judge, f, prefix="judge-", dest_prefix="judge_", run_wide=True)
-    parser.add_argument("--json", action="store_true", help="print the leaderboard as one JSON object")
-    parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -15,9 +15,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from gecscore.cli.leaderboard import JUDGE_FIELDS, SIMILARITY_FIELDS, reference_set, run_wide_options
+from gecscore.cli.leaderboard import add_run_wide_arguments, reference_set, run_wide_options
 from gecscore.errors import GecInputError
-from gecscore.options import LanguageOptions, PerTypeOptions, fields_of
 
 STAMP = ".gecscore-robustness"
 OUTPUT_FILES = ("robustness.md", "robustness.json")
@@ -58,20 +57,7 @@ def register(subparsers) -> None:
     parser.add_argument("--data-dir", help="evaluation data folder (default $GEC_DATA or ../shared/data)")
     parser.add_argument("--out", metavar="DIR", help="write robustness.md, robustness.json and attacks/NAME.txt here")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (systems in parallel)")
-    from gecscore.cli.options import add_option_flag
-
-    language = parser.add_argument_group("language (every configuration with text input)")
-    for f in fields_of(LanguageOptions):
-        add_option_flag(language, f, run_wide=True)
-    tables = parser.add_argument_group("per-type tables")
-    for f in fields_of(PerTypeOptions):
-        add_option_flag(tables, f, run_wide=True)
-    similarity = parser.add_argument_group("similarity model (PT-M2, PT-ERRANT, CLEME2.0-sim), as the leaderboard")
-    for f in SIMILARITY_FIELDS:
-        add_option_flag(similarity, f, dest_prefix="similarity_", run_wide=True)
-    judge = parser.add_argument_group("LLM judge (DSGram, CLEME2.0-llm), as the leaderboard")
-    for f in JUDGE_FIELDS:
-        add_option_flag(judge, f, prefix="judge-", dest_prefix="judge_", run_wide=True)
+    add_run_wide_arguments(parser)
     parser.add_argument("--json", action="store_true", help="print the result as one JSON object")
     parser.set_defaults(run=run)
 

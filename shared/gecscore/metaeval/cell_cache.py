@@ -85,6 +85,12 @@ class CellCache:
         """The key of a cell: ``metric`` with its effective ``options`` (run-wide ones applied)
         scoring the system whose digest is ``system``, among the systems of digests ``run``
         when its score depends on them; None for a judged configuration."""
+        return self.cell_key(self.configuration(metric, options), system, run)
+
+    def configuration(self, metric: str, options: dict[str, Any]) -> str | None:
+        """The part of a cell's key that every system of one configuration shares (the store's
+        base, the validated config, its model files: built once per configuration, not per
+        cell); None for a judged configuration, which is never kept."""
         cls = metric_class(metric)
         config = build_config(cls.config_type, options)
         if cls(config).needs() == "judge":
@@ -98,12 +104,15 @@ class CellCache:
                 fingerprint = path_fingerprint(value)
                 if fingerprint:
                     models.append((field.name, fingerprint))
-        return (KeyBuilder(CACHE_NAMESPACE)
-                .add(self.base, metric, repr(config))
-                .facts(models)
-                .add("system", system)
-                .texts("run", list(run))
-                .digest())
+        return KeyBuilder(CACHE_NAMESPACE).add(self.base, metric, repr(config)).facts(models).digest()
+
+    @staticmethod
+    def cell_key(configuration: str | None, system: str, run: Sequence[str] = ()) -> str | None:
+        """A cell's key from its configuration's part (:meth:`configuration`), the system's
+        digest and, when its score depends on them, the digests of the run's systems."""
+        if configuration is None:
+            return None
+        return KeyBuilder(CACHE_NAMESPACE).add(configuration, "system", system).texts("run", list(run)).digest()
 
     def get(self, key: str | None) -> Any:
         return None if key is None else self.store.get(CACHE_NAMESPACE, key)

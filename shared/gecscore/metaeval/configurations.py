@@ -51,3 +51,9 @@ def scored_together(config: MetricConfig) -> bool:
     process through ``Metric.score_systems``."""
     metric = probe(config)
     return metric.needs() in ("similarity", "model") or metric.needs_all_systems()
+
+
+def scored_by_run(config: MetricConfig) -> bool:
+    """Whether a configuration's score of a system depends on the other systems of the run
+    (GoToScorer's weights: ``Metric.needs_all_systems``)."""
+    return probe(config).needs_all_systems()

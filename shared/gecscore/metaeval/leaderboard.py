@@ -40,7 +40,7 @@ from gecscore.metaeval.metric_significance import MetricSignificance, board_metr
 from gecscore.metaeval.refsets import RefSet
 from gecscore.metaeval.sentence_level import Judgment, PairwiseAgreement, Window, pairwise_agreement, window_analysis
 from gecscore.metaeval.significance import Comparison, SignificanceConfig, compare_stats
-from gecscore.metaeval.configurations import MetricConfig, needs_of, scored_together
+from gecscore.metaeval.configurations import MetricConfig, needs_of, scored_by_run, scored_together
 from gecscore.metaeval.run_wide import RunWide
 from gecscore.metaeval.shared_data import ReferenceData, SystemData
 from gecscore.metaeval.specs import resolve
@@ -224,7 +224,10 @@ def _score_with_cells(cells, refset: RefSet, systems: Sequence[SystemSource], co
 
     digests = {s.name: system_digest(s) for s in systems}
     every = [digests[s.name] for s in systems]
-    keys = {(s.name, c.name): cells.key(c.metric, run.options_for(c), digests[s.name], every if scored_by_run(c) else ())
+    by_run_names = {c.name for c in configs if scored_by_run(c)}
+    configuration = {c.name: cells.configuration(c.metric, run.options_for(c)) for c in configs}
+    keys = {(s.name, c.name): cells.cell_key(configuration[c.name], digests[s.name],
+                                             every if c.name in by_run_names else ())
             for s in systems for c in configs}
     results: dict[str, dict[str, SystemScore]] = {s.name: {} for s in systems}
     for (system, config), key in keys.items():
@@ -239,7 +242,7 @@ def _score_with_cells(cells, refset: RefSet, systems: Sequence[SystemSource], co
         print(f"{found} of {len(keys)} cells read from the cache ({cells.store.root}; docs/cache.md); "
               f"scoring the other {len(keys) - found}", file=sys.stderr)
     missing = [c for c in configs if any(c.name not in results[s.name] for s in systems)]
-    by_run = [c for c in missing if scored_by_run(c)]
+    by_run = [c for c in missing if c.name in by_run_names]
     by_system = [c for c in missing if c not in by_run]
     batches = []
     if by_system:
@@ -256,15 +259,6 @@ def _score_with_cells(cells, refset: RefSet, systems: Sequence[SystemSource], co
                     results[name][config] = score
                     cells.put(keys[(name, config)], score)
     return ({name: {c.name: results[name][c.name] for c in configs} for name in results}, seconds)
-
-
-def scored_by_run(config: MetricConfig) -> bool:
-    """Whether a configuration's score of a system depends on the other systems of the run."""
-    from gecscore.options import build_config
-    from gecscore.registry import metric_class
-
-    cls = metric_class(config.metric)
-    return cls(build_config(cls.config_type, config.option_dict)).needs_all_systems()
 
 
 def _score_systems(refset: RefSet, systems: Sequence[SystemSource], configs: Sequence[MetricConfig],
