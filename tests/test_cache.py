@@ -11,7 +11,7 @@ import pickle
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from gecscore.cache.keys import KeyBuilder, code_digest
+from gecscore.cache.keys import KeyBuilder, source_digest
 from gecscore.cache.store import MAGIC, NO_CACHE_ENV, DiskCache, default_store, disabled
 from gecscore.cli import main
 from gecscore.extract.errant_edits import CACHE_NAMESPACE, PERSIST_MIN_PAIRS, ErrantExtractor
@@ -43,19 +43,24 @@ def test_different_texts_never_share_a_key(one, two):
         assert key(texts=tuple(one)) != key(texts=tuple(two))
 
 
-def test_the_code_digest_follows_the_source(tmp_path, monkeypatch):
-    (tmp_path / "algo_v.py").write_text("X = 1\n")
+def test_the_source_digest_follows_every_file_of_a_package(tmp_path, monkeypatch):
+    package = tmp_path / "algo_pkg"
+    (package / "sub").mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "sub" / "__init__.py").write_text("")
+    (package / "sub" / "step.py").write_text("X = 1\n")
     monkeypatch.syspath_prepend(str(tmp_path))
-    first = code_digest("algo_v")
-    code_digest.cache_clear()
-    (tmp_path / "algo_v.py").write_text("X = 2\n")
-    import importlib
-    import sys
-
-    sys.modules.pop("algo_v", None)
-    importlib.invalidate_caches()
-    assert code_digest("algo_v") != first
-    code_digest.cache_clear()
+    first = source_digest("algo_pkg")
+    source_digest.cache_clear()
+    (package / "sub" / "step.py").write_text("X = 2\n")        # a module nobody listed
+    assert source_digest("algo_pkg") != first
+    source_digest.cache_clear()
+    (package / "sub" / "step.py").write_text("X = 1\n")
+    assert source_digest("algo_pkg") == first
+    (package / "sub" / "new_stage.py").write_text("")           # a file added
+    source_digest.cache_clear()
+    assert source_digest("algo_pkg") != first
+    source_digest.cache_clear()
 
 
 # ---------------------------------------------------------------- the extractor's use
@@ -99,7 +104,7 @@ def test_a_changed_option_version_model_or_content_never_hits(store_dir, monkeyp
     monkeypatch.setattr(type(extractor.nlp), "meta", property(lambda self: {**meta, "version": "9.9.9"}))
     assert extractor.corpus_key(SOURCES, TARGETS) != base                                             # model
     monkeypatch.undo()
-    monkeypatch.setattr("gecscore.cache.keys.code_digest", lambda *modules: "edited code")            # code
+    monkeypatch.setattr("gecscore.cache.keys.package_digest", lambda: "edited code")                  # code
     assert extractor.corpus_key(SOURCES, TARGETS) != base
 
 
@@ -128,7 +133,8 @@ def test_a_damaged_entry_is_a_miss_and_is_deleted(tmp_path, damage):
         import hashlib
 
         payload = b"\x80\x04\x95\x10\x00\x00\x00\x00\x00\x00\x00\x8c\x04nope\x94\x8c\x04nope\x94\x93\x94."
-        data = MAGIC + hashlib.sha256(payload).hexdigest().encode() + b"\n" + payload
+        identity = b"ns/" + b"k" * 64 + b"\n"
+        data = MAGIC + identity + hashlib.sha256(identity + payload).hexdigest().encode() + b"\n" + payload
     path.write_bytes(data)
     assert store.get("ns", "k" * 64, "miss") == "miss"
     assert not path.exists()

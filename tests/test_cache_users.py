@@ -116,9 +116,9 @@ def test_one_more_system_scores_only_that_system(store_dir, board, monkeypatch):
     scored: list[str] = []
     real = cell_cache.CellCache.put
 
-    def put(self, key, value):
+    def put(self, key, identity, value):
         scored.append(key)
-        real(self, key, value)
+        real(self, key, identity, value)
 
     monkeypatch.setattr(cell_cache.CellCache, "put", put)
     run_leaderboard(refset, systems, ["m2-corpus", "cleme2-corpus-dep"], progress=False)

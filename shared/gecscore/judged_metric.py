@@ -8,6 +8,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from gecscore.cache.safe_pickle import storable
 from gecscore.metric import Metric, Prepared, Share, Shared, SharingKey, build_now
 from gecscore.types import Gold, GoldCorpus
 
@@ -89,5 +90,6 @@ def judged_sentence_stats(failed: Sequence[bool], scores: Sequence[float | None]
                       dtype=np.float64).reshape(-1, 2)
 
 
+@storable
 def ratio_of_columns(means: np.ndarray) -> float:
     return float(means[0] / means[1]) if means[1] else float("nan")

@@ -27,6 +27,7 @@ from typing import Any, Callable, ClassVar, Generic, Hashable, Mapping, Protocol
 
 import numpy as np
 
+from gecscore.cache.safe_pickle import storable
 from gecscore.errors import GecInputError
 from gecscore.options import DEFAULT_LANG, build_config, format_value
 from gecscore.registry import metric_class
@@ -405,6 +406,7 @@ def _said(value: Any) -> str:
     return "nothing" if value is None else format_value(value) if not isinstance(value, str) else value
 
 
+@storable
 def first_column(means: np.ndarray) -> float:
     """The statistic of sentence-level metrics: the system score is the mean sentence score."""
     return float(means[0])

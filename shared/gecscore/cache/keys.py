@@ -46,33 +46,47 @@ class KeyBuilder:
 
 
 @lru_cache(maxsize=None)
-def code_digest(*modules: str) -> str:
-    """SHA-256 of the source files of ``modules`` (importable names), in the order given."""
-    hash_ = hashlib.sha256()
-    for name in modules:
-        module = importlib.import_module(name)
-        path = getattr(module, "__file__", None)
-        hash_.update(name.encode())
-        if path:
-            with open(path, "rb") as handle:
-                hash_.update(handle.read())
-    return hash_.hexdigest()
-
-
-@lru_cache(maxsize=1)
-def package_digest() -> str:
-    """SHA-256 of every source file of the gecscore package (relative path and bytes, sorted):
-    for values that depend on much of the library (a leaderboard cell), any edit anywhere in
-    it is a new key, so no change of an algorithm can meet its old results."""
+def source_digest(package: str) -> str:
+    """SHA-256 of every source file of an importable package (relative path and bytes,
+    sorted): a value computed through any of its modules meets a new key after any edit of it.
+    Derived from the files, never from a hand-kept list of the modules a value goes through
+    (such a list misses the stage nobody thought of: how a model is loaded, which spaCy
+    components run)."""
     from pathlib import Path
 
-    root = Path(importlib.import_module("gecscore").__file__).parent
+    module = importlib.import_module(package)
+    path = Path(module.__file__)
     hash_ = hashlib.sha256()
-    for path in sorted(root.rglob("*.py")):
-        data = path.read_bytes()
-        name = path.relative_to(root).as_posix().encode()
+    files = sorted(path.parent.rglob("*.py")) if path.name == "__init__.py" else [path]
+    for file in files:
+        data = file.read_bytes()
+        name = file.relative_to(path.parent).as_posix().encode()
         hash_.update(len(name).to_bytes(8, "little") + name + len(data).to_bytes(8, "little") + data)
     return hash_.hexdigest()
+
+
+def package_digest() -> str:
+    """SHA-256 of every source file of the gecscore package (:func:`source_digest`): the code
+    part of every key, so no change of an algorithm, of a loader or of a default anywhere in
+    the library can meet its old results. Coarse on purpose: an unrelated edit costs one
+    recomputation, a missed relevant one would cost a wrong number."""
+    return source_digest("gecscore")
+
+
+def pipeline_digest(nlp) -> str:
+    """What a loaded spaCy pipeline computes with: the library's and the model's versions, the
+    components that run and those disabled, the full config, and the model folder's files
+    (sizes and times: weights replaced in place make a new key)."""
+    import spacy
+
+    meta = nlp.meta
+    path = getattr(nlp, "path", None)
+    return (KeyBuilder("spacy-pipeline")
+            .facts((("spacy", spacy.__version__), ("lang", str(meta.get("lang"))), ("name", str(meta.get("name"))),
+                    ("version", str(meta.get("version"))), ("files", path_fingerprint(str(path)) if path else "")))
+            .texts("components", list(nlp.pipe_names)).texts("disabled", list(nlp.disabled))
+            .add("config", nlp.config.to_str())
+            .digest())
 
 
 @lru_cache(maxsize=1)

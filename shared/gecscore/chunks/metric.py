@@ -12,6 +12,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from gecscore.cache.safe_pickle import storable
 from gecscore.chunks.cleme import precision_recall_f, score_cleme
 from gecscore.chunks.cleme2 import disentangled_scores, score_cleme2
 from gecscore.chunks.config import MODEL_WEIGHTINGS, ClemeConfig, Cleme2Config
@@ -173,11 +174,13 @@ class Cleme2Metric(_ChunkMetric):
         return np.asarray([[s.scores["score"]] for s in detail.sentences], dtype=np.float64).reshape(-1, 1), first_column
 
 
+@storable
 def cleme2_from_means(means: np.ndarray, alphas: tuple[float, ...]) -> float:
     tp, fp_ne, fp_un, fn = means
     return disentangled_scores(ChunkCounts(tp, fp_ne, fp_un, fn), alphas)["score"]
 
 
+@storable
 def cleme_from_means(means: np.ndarray, beta: float) -> float:
     tp, fp, fn = means
     return precision_recall_f(tp, fp, fn, beta)[2]

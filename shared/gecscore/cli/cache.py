@@ -14,7 +14,8 @@ def register(subparsers) -> None:
                     "GECSCORE_NO_CACHE=1 or a command's --no-cache; at most $GECSCORE_CACHE_MAX_BYTES, 2 GiB "
                     "by default, least recently used entries out first).")
     parser.add_argument("action", choices=("info", "clear"), help="info: where, how many entries, how big; "
-                                                                  "clear: delete every entry")
+                                                                  "clear: delete every entry and every "
+                                                                  "temporary file")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(run=run)
 
@@ -26,7 +27,7 @@ def run(args: argparse.Namespace) -> int:
     if args.action == "clear":
         removed = store.clear()
         print(json_text({"path": str(store.root), "removed": removed}) if args.json else
-              f"removed {removed} entries from {store.root}")
+              f"removed {removed} entries (and any temporary files) from {store.root}")
         return 0
     info = store.info()
     if args.json:
@@ -37,4 +38,7 @@ def run(args: argparse.Namespace) -> int:
           f"cache {state}")
     for namespace, (entries, size) in sorted(info.by_namespace.items()):
         print(f"  {namespace}: {entries} entries, {size / 2**20:.1f} MiB")
+    if info.temporary[0]:
+        print(f"  temporary files (writers running, or killed): {info.temporary[0]}, "
+              f"{info.temporary[1] / 2**20:.1f} MiB (removed when an hour old, or by `gecscore cache clear`)")
     return 0

@@ -119,8 +119,10 @@ class ErrantExtractor:
         key = self.corpus_key(sources, targets) if store is not None else ""
         if store is not None:
             found = store.get(CACHE_NAMESPACE, key)
-            if isinstance(found, list) and len(found) == len(sources):
-                return found
+            if found is not None:
+                if _answers(found, targets):
+                    return found
+                store.discard(CACHE_NAMESPACE, key)
         self.parse(s for pair in zip(sources, targets)
                    if pair[0].split() != pair[1].split() and pair not in self._edits for s in pair)
         pairs = bar(zip(sources, targets), total=len(sources), desc=desc, requested=self.progress, minimum=500)
@@ -130,19 +132,29 @@ class ErrantExtractor:
         return out
 
     def corpus_key(self, sources: Sequence[str], targets: Sequence[str]) -> str:
-        """The persistent cache's key of a corpus's edits: its pairs, the tools' versions, the
-        options and the extraction code (:mod:`gecscore.cache.keys`)."""
-        import spacy
-
-        from gecscore.cache.keys import KeyBuilder, code_digest
+        """The persistent cache's key of a corpus's edits: its pairs, the options, and every
+        code path the edits go through, derived rather than listed: the source of the whole
+        gecscore package (the extractor, the alignment, how the model is loaded) and of the
+        ERRANT package (its merger and classifier), the loaded spaCy pipeline (components run
+        and disabled, config, model files) and the installed versions
+        (:mod:`gecscore.cache.keys`)."""
+        from gecscore.cache.keys import (KeyBuilder, environment_digest, package_digest, pipeline_digest,
+                                         source_digest)
 
         return (KeyBuilder(CACHE_NAMESPACE)
                 .facts(self.facts())
-                .facts((("spacy-library", spacy.__version__), ("alignment", self.alignment),
-                        ("max_cells", str(self.max_cells)),
-                        ("code", code_digest("gecscore.extract.errant_edits", "gecscore.extract.alignment",
-                                             "gecscore.types"))))
+                .facts((("alignment", self.alignment), ("max_cells", str(self.max_cells)),
+                        ("code", package_digest()), ("errant-code", source_digest("errant")),
+                        ("annotator", f"{type(self.annotator).__module__}.{type(self.annotator).__qualname__}"),
+                        ("pipeline", pipeline_digest(self.nlp)), ("environment", environment_digest())))
                 .texts("sources", sources).texts("targets", targets).digest())
+
+
+def _answers(found: object, targets: Sequence[str]) -> bool:
+    """Whether a stored value is the edits of these very targets: a list of one
+    :class:`Target` per pair, each with the target's tokens."""
+    return (isinstance(found, list) and len(found) == len(targets)
+            and all(isinstance(t, Target) and t.tokens == tuple(text.split()) for t, text in zip(found, targets)))
 
 
 def errant_facts(nlp) -> tuple[tuple[str, str], ...]:

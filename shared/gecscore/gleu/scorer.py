@@ -34,6 +34,8 @@ from typing import Sequence
 
 import numpy as np
 
+from gecscore.cache.safe_pickle import storable
+
 Tokens = Sequence[str]
 
 
@@ -87,6 +89,7 @@ def reference_draws(counts: Sequence[int], iterations: int, seed: int) -> np.nda
     return draws
 
 
+@storable
 def gleu_of_rounds(means: np.ndarray, order: int) -> float:
     """The score from the column means of the round-major statistics matrix: mean over rounds
     of the corpus GLEU of each round's statistics."""

@@ -24,6 +24,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from gecscore.cache.safe_pickle import storable
 from gecscore.errors import GecInputError
 from gecscore.gotoscorer.chunks import Chunk, chunks_of
 from gecscore.gotoscorer.config import GoToScorerConfig
@@ -38,6 +39,7 @@ def reference_of(sentence, ref_id: int) -> Target:
     return targets[ref_id] if ref_id < len(targets) else targets[0]
 
 
+@storable
 def corrected_statistic(means: np.ndarray, beta: float) -> float:
     return f_beta(means, beta)
 

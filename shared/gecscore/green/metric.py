@@ -13,6 +13,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from gecscore.cache.safe_pickle import storable
 from gecscore.extract.gold import text_gold
 from gecscore.green.config import GreenConfig
 from gecscore.green.scorer import all_ngrams, best_reference, counts, green, units
@@ -20,6 +21,7 @@ from gecscore.metric import Metric, Predictions, Prepared, Result, first_column
 from gecscore.types import GoldCorpus, Target
 
 
+@storable
 def corpus_green(means: np.ndarray, beta: float, order: int) -> float:
     return green(np.asarray(means).reshape(order, 3), beta)
 

@@ -14,6 +14,7 @@ import numpy as np
 
 from typing import Any, Sequence
 
+from gecscore.cache.safe_pickle import storable
 from gecscore.imeasure.config import IMeasureConfig
 from gecscore.imeasure.scorer import (PreparedReferences, WasCounts, aspect_scores, count_combinations, error_options,
                                       prepared_candidates, result_values, score_imeasure, sentence_records,
@@ -97,7 +98,7 @@ def reference_candidates(sentences: Sequence[Gold], mix: bool, max_candidates: i
     before: keyed by the gold's content, ``mix``, ``max_candidates``, the source of the
     modules that build them and the installed versions."""
     from gecscore.cache import remembered
-    from gecscore.cache.keys import KeyBuilder, code_digest, environment_digest, value_digest
+    from gecscore.cache.keys import KeyBuilder, environment_digest, package_digest, value_digest
 
     def build() -> tuple[PreparedReferences | None, ...]:
         return tuple(prepared_candidates(s, mix) if not mix or count_combinations(error_options(s)) <= max_candidates
@@ -105,13 +106,19 @@ def reference_candidates(sentences: Sequence[Gold], mix: bool, max_candidates: i
 
     key = (KeyBuilder(CACHE_NAMESPACE)
            .facts((("mix", str(mix)), ("max_candidates", str(max_candidates)), ("environment", environment_digest()),
-                   ("code", code_digest("gecscore.imeasure.scorer", "gecscore.imeasure.alignment",
-                                        "gecscore.imeasure.metric", "gecscore.types")),
+                   ("code", package_digest()),
                    ("gold", value_digest(tuple(sentences)))))
            .digest())
-    return remembered(CACHE_NAMESPACE, key, build)
+
+    def answers(value: object) -> bool:   # one entry per sentence, each of its source
+        return (isinstance(value, tuple) and len(value) == len(sentences)
+                and all(v is None or (isinstance(v, PreparedReferences) and v.source == tuple(s.source))
+                        for v, s in zip(value, sentences)))
+
+    return remembered(CACHE_NAMESPACE, key, build, answers)
 
 
+@storable
 def imeasure_from_means(means: np.ndarray, beta: float, w: float) -> float:
     """Correction I of count totals [dTP dTN dFP dFN cTP cTN cFP cFN cFPN bTN bFN] (means work:
     WAcc is a ratio of counts)."""

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from gecscore.cache.safe_pickle import storable
 from gecscore.m2.config import PtM2Config
 from gecscore.m2.pt_m2 import result_values, sentence_records
 from gecscore.m2.scoring import EditCounts
@@ -180,6 +181,7 @@ def sentence_f(detail) -> list[float]:
     return [choice.f for choice in sorted(detail.sentences, key=lambda choice: choice.index)]
 
 
+@storable
 def m2_from_means(means: np.ndarray, beta: float) -> float:
     """F_beta of (weighted) correct / proposed / gold totals."""
     correct, proposed, gold = means

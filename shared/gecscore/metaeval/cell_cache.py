@@ -13,7 +13,10 @@ A cell's key holds everything its number depends on:
   (:func:`gecscore.cache.keys.path_fingerprint`);
 - the source of the whole gecscore package and every installed distribution's version.
 
-Change any one and the cell is scored again: a re-run costs reading the cells, a system added
+A cell is kept with what it answers for (its configuration's key part, the system's digest,
+the run's digests, the number of sentences: :class:`StoredCell`) and read back only when those
+equal what the run asks (:meth:`CellCache.get`); the store itself binds each entry to its key
+(:mod:`gecscore.cache.store`). Change any one and the cell is scored again: a re-run costs reading the cells, a system added
 to a known benchmark costs that system's own scoring. Configurations asking an LLM judge are
 never kept here (the judge's own cache keeps its answers; a cell would hide a changed
 endpoint behind the same options).
@@ -114,9 +117,38 @@ class CellCache:
             return None
         return KeyBuilder(CACHE_NAMESPACE).add(configuration, "system", system).texts("run", list(run)).digest()
 
-    def get(self, key: str | None) -> Any:
-        return None if key is None else self.store.get(CACHE_NAMESPACE, key)
+    def get(self, key: str | None, asked: "CellIdentity") -> Any:
+        """The score kept under ``key`` when it is the cell ``asked`` for, else None (an entry
+        answering for another configuration, system, run or corpus size is deleted)."""
+        if key is None:
+            return None
+        found = self.store.get(CACHE_NAMESPACE, key)
+        if found is None:
+            return None
+        if not isinstance(found, StoredCell) or found.identity != asked:
+            self.store.discard(CACHE_NAMESPACE, key)
+            return None
+        return found.score
 
-    def put(self, key: str | None, value: Any) -> None:
+    def put(self, key: str | None, identity: "CellIdentity", value: Any) -> None:
         if key is not None:
-            self.store.put(CACHE_NAMESPACE, key, value)
+            self.store.put(CACHE_NAMESPACE, key, StoredCell(identity, value))
+
+
+@dataclass(frozen=True)
+class CellIdentity:
+    """What a cell answers for: its configuration's key part, the system's digest, the digests
+    of the run's systems (when its score depends on them) and the number of sentences."""
+
+    configuration: str
+    system: str
+    run: tuple[str, ...]
+    sentences: int
+
+
+@dataclass(frozen=True)
+class StoredCell:
+    """A kept cell: its identity beside its score, checked on every read."""
+
+    identity: CellIdentity
+    score: Any

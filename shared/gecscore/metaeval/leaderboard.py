@@ -220,18 +220,20 @@ def _score_with_cells(cells, refset: RefSet, systems: Sequence[SystemSource], co
     configuration whose scores depend on the other systems (``needs_all_systems``) is keyed
     by all of them and, when missing, scored over all of them; the others are scored for the
     systems that miss any of them."""
-    from gecscore.metaeval.cell_cache import system_digest
+    from gecscore.metaeval.cell_cache import CellIdentity, system_digest
 
     digests = {s.name: system_digest(s) for s in systems}
     every = [digests[s.name] for s in systems]
     by_run_names = {c.name for c in configs if scored_by_run(c)}
     configuration = {c.name: cells.configuration(c.metric, run.options_for(c)) for c in configs}
-    keys = {(s.name, c.name): cells.cell_key(configuration[c.name], digests[s.name],
-                                             every if c.name in by_run_names else ())
-            for s in systems for c in configs}
+    identities = {(s.name, c.name): CellIdentity(configuration[c.name] or "", digests[s.name],
+                                                 tuple(every) if c.name in by_run_names else (), len(refset.sentences))
+                  for s in systems for c in configs}
+    keys = {cell: cells.cell_key(configuration[cell[1]], identity.system, identity.run)
+            for cell, identity in identities.items()}
     results: dict[str, dict[str, SystemScore]] = {s.name: {} for s in systems}
     for (system, config), key in keys.items():
-        found = cells.get(key)
+        found = cells.get(key, identities[(system, config)])
         if isinstance(found, SystemScore):
             results[system][config] = found
     seconds: dict[str, float] = dict.fromkeys(results, 0.0)
@@ -257,7 +259,7 @@ def _score_with_cells(cells, refset: RefSet, systems: Sequence[SystemSource], co
             for config, score in row.items():
                 if config not in results[name]:
                     results[name][config] = score
-                    cells.put(keys[(name, config)], score)
+                    cells.put(keys[(name, config)], identities[(name, config)], score)
     return ({name: {c.name: results[name][c.name] for c in configs} for name in results}, seconds)
 
 

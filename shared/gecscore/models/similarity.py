@@ -268,7 +268,7 @@ class BertScoreF1(_CachedPairScorer):
         before, else from the model (then stored). The model pass of a known benchmark's
         reference side is paid once, not once per process."""
         from gecscore.cache import remembered
-        from gecscore.cache.keys import KeyBuilder, code_digest, environment_digest, path_fingerprint
+        from gecscore.cache.keys import KeyBuilder, environment_digest, package_digest, path_fingerprint
 
         def encode() -> dict[tuple[int, ...], tuple]:
             with bar(total=len(new), desc="BERTScore reference side", unit="sent",
@@ -280,13 +280,14 @@ class BertScoreF1(_CachedPairScorer):
         key = (KeyBuilder(REFERENCE_SIDE_NAMESPACE)
                .facts((("scorer", repr(self.cache_id)), ("layer", str(self.num_layers)),
                        ("files", path_fingerprint(self.model)), ("environment", environment_digest()),
-                       ("code", code_digest("gecscore.models.similarity"))))
+                       ("code", package_digest())))
                .texts("ids", [",".join(map(str, ids)) for ids in new])
                .digest())
         import torch
 
         return {ids: tuple(torch.from_numpy(a).to(self.device) for a in value)
-                for ids, value in remembered(REFERENCE_SIDE_NAMESPACE, key, encode).items()}
+                for ids, value in remembered(REFERENCE_SIDE_NAMESPACE, key, encode,
+                                             lambda found: isinstance(found, dict) and set(found) == set(new)).items()}
 
     def _keep(self, key: tuple[int, ...], value: tuple) -> None:
         size = _nbytes(value)

@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from gecscore.cache.safe_pickle import storable
 from gecscore.metric import Metric, Predictions, Prepared, Result
 from gecscore.models.source_side import SourceSide
 from gecscore.scribendi.config import ScribendiConfig
@@ -65,6 +66,7 @@ class ScribendiMetric(SourceSide, Metric[ScribendiConfig]):
                       None, records)
 
 
+@storable
 def scaled_first_column(means: np.ndarray, n: int) -> float:
     """The sum of the sentence scores from their mean: n * mean."""
     return float(means[0] * n)
