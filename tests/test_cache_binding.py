@@ -352,3 +352,21 @@ def test_cache_info_reports_what_is_on_disk(store_dir, capsys):
     assert info["bytes"] == on_disk and info["temporary"] == {"files": 1, "bytes": 8192}
     assert main(["cache", "clear"]) == 0
     assert not any(p.is_file() for p in store_dir.rglob("*"))
+
+
+# ---------------------------------------------------------------- the judge's answers (another store)
+
+def test_a_judge_answer_answers_only_for_its_own_request(tmp_path):
+    """The judge cache (SQLite) binds a row the same way: its key is recomputed from the row's
+    backend, model and request; a row under another request's key is deleted, a miss."""
+    from gecscore.judge.cache import JudgeCache
+    from gecscore.judge.types import JudgeRequest
+
+    cache = JudgeCache(tmp_path / "judge.sqlite")
+    asked, other = JudgeRequest.of([("user", "Is 'He go' right?")]), JudgeRequest.of([("user", "Rate: 'He goes'")])
+    cache.put(asked.cache_key("openai", "m"), "openai", "m", other, "5")     # another request's answer
+    assert cache.get(asked.cache_key("openai", "m")) is None and len(cache) == 0
+    cache.put(asked.cache_key("openai", "m"), "openai", "other-model", asked, "5")   # another model's
+    assert cache.get(asked.cache_key("openai", "m")) is None
+    cache.put(asked.cache_key("openai", "m"), "openai", "m", asked, "2")
+    assert cache.get(asked.cache_key("openai", "m")) == "2"

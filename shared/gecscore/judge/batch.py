@@ -317,6 +317,23 @@ def _requests_file(path: str | Path) -> dict[str, tuple[str, dict]]:
     return found
 
 
+#: re-asks a judge makes at most for one request (an input file's line does not say which attempt)
+_MAX_ATTEMPTS_SEARCHED = 64
+
+
+def _bound_record(custom_id: str, backend: str, model: str, record: dict) -> dict | None:
+    """``record`` with the attempt whose cache key is ``custom_id`` (the cache keeps a row only
+    under its own key: :meth:`JudgeCache.get`), or None when no attempt gives that key."""
+    for attempt in range(_MAX_ATTEMPTS_SEARCHED):
+        candidate = {**record, "attempt": attempt}
+        try:
+            if JudgeRequest.from_record(candidate).cache_key(backend, model) == custom_id:
+                return candidate
+        except (ValueError, KeyError, TypeError):
+            return None
+    return None
+
+
 def _failure_of(line: dict) -> tuple[str, str] | None:
     """(kind, message) when an output line carries no answer."""
     error = line.get("error")
@@ -384,6 +401,12 @@ def import_batch(output_path: str | Path, cache: JudgeCache, *,
                 backend, model, record = pending
             elif custom_id in outside:
                 backend, (model, record) = "openai", outside[custom_id]
+                record = _bound_record(custom_id, backend, model, record)
+                if record is None:
+                    result.failed.append(BatchFailure(custom_id, number, "custom_id does not match its request",
+                                                      f"the input file's request under this id has another key "
+                                                      f"({requests_path})"))
+                    continue
             else:
                 result.failed.append(BatchFailure(custom_id, number, "unknown custom_id",
                                                   f"not exported from the cache {cache.path}"))

@@ -2,7 +2,9 @@
 
 Keyed by :meth:`JudgeRequest.cache_key` (backend, model, messages, sampling, attempt). A run
 killed at any point leaves every finished answer committed, so a rerun repeats none of them.
-Only successful answers are stored; API keys never reach the cache.
+Only successful answers are stored; API keys never reach the cache. A row answers only for its
+own key: :meth:`JudgeCache.get` recomputes the key from the row's backend, model and request.
+Rows are text (SQLite, JSON): reading them runs no code.
 
 A second table remembers the requests written to OpenAI Batch API files (``batch_pending``),
 so that importing the provider's output needs only that output and this cache (see
@@ -74,9 +76,25 @@ class JudgeCache:
                 time.sleep(0.05 * (1 + attempt % 5))
 
     def get(self, key: str) -> str | None:
+        """The answer stored under ``key``, if the row answers for that key: the key of the row's
+        own backend, model and request must be ``key`` (a row edited, or merged in from another
+        cache under the wrong key, is deleted and read as a miss)."""
         with self._lock:
-            row = self._db.execute("SELECT answer FROM answers WHERE key = ?", (key,)).fetchone()
-        return row[0] if row else None
+            row = self._db.execute("SELECT answer, backend, model, request FROM answers WHERE key = ?",
+                                   (key,)).fetchone()
+        if row is None:
+            return None
+        answer, backend, model, request = row
+        try:
+            bound = JudgeRequest.from_record(json.loads(request)).cache_key(backend, model) == key
+        except (ValueError, KeyError, TypeError, IndexError):
+            bound = False
+        if not bound:
+            with self._lock:
+                self._db.execute("DELETE FROM answers WHERE key = ?", (key,))
+                self._db.commit()
+            return None
+        return answer
 
     def put(self, key: str, backend: str, model: str, request: JudgeRequest | dict, answer: str) -> None:
         """Store and commit one answer at once (so a kill right after loses nothing).
