@@ -8,10 +8,25 @@ build on :func:`values_text`.
 """
 from __future__ import annotations
 
+import math
+import re
 from typing import Any, Mapping
 
+#: what a person reads where a statistic has no value (NaN or None): a correlation of constant
+#: scores, a ratio with nothing to divide by. JSON says null; text never prints "nan".
+UNDEFINED = "undefined"
 # keys every contract dictionary has, or lays out apart, rather than one value per line
 _NOT_LISTED = ("metric", "signature", "per_type")
+
+
+def number(value: Any, spec: str = ".4f", undefined: str = UNDEFINED) -> str:
+    """``value`` formatted with ``spec`` (e.g. ``".4f"``, ``">8.4f"``), or ``undefined`` for None
+    and NaN, kept to the spec's alignment and width (every number a person reads goes through
+    here: results, leaderboard pages, comparisons, robustness)."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        layout = re.match(r"[<>^]?\d*", spec).group()
+        return format(undefined, layout)
+    return format(value, spec)
 
 
 def values_text(result: Mapping[str, Any]) -> str:
@@ -21,7 +36,7 @@ def values_text(result: Mapping[str, Any]) -> str:
     for key, value in result.items():
         if key in _NOT_LISTED:
             continue
-        text = f"{value:.4f}" if isinstance(value, float) else str(value)
+        text = number(value) if isinstance(value, float) or value is None else str(value)
         lines.append(f"  {key:<{width}}  {text}")
     if "per_type" in result:
         lines += per_type_lines(result["per_type"])
@@ -36,6 +51,6 @@ def per_type_lines(table: Mapping[str, Any]) -> list[str]:
     columns = list(next(iter(rows.values()))) if rows else []
     lines.append("  " + " ".join(["Category".ljust(14), *(c.upper().ljust(10) for c in columns)]).rstrip())
     for name, row in rows.items():
-        cells = [f"{row[c]:.4g}" if isinstance(row[c], float) else str(row[c]) for c in columns]
+        cells = [number(row[c], ".4g") if isinstance(row[c], float) else str(row[c]) for c in columns]
         lines.append("  " + " ".join([name.ljust(14), *(c.ljust(10) for c in cells)]).rstrip())
     return lines

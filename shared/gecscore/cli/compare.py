@@ -65,6 +65,7 @@ def run(args: argparse.Namespace) -> int:
     import gecscore
     from gecscore.errors import GecInputError
     from gecscore.metaeval.significance import SignificanceConfig, compare_against_baseline
+    from gecscore.result_text import number
 
     metric = gecscore.load(args.metric, **metric_options(args.set))
     if not args.hyp or len(args.hyp) < 2:
@@ -84,9 +85,9 @@ def run(args: argparse.Namespace) -> int:
     print(results[0][1].signature)
     print(config.signature())
     print(f"{'system':<40} {'score':>8} {'delta':>8} {'CI low':>8} {'CI high':>8} {'p boot':>8} {'p AR':>8}")
-    print(f"{results[0][0]:<40} {results[0][1].score:>8.4f} {'(baseline)':>8}")
-    fmt = lambda x: f"{x:>8.4f}" if x is not None else f"{'-':>8}"
+    print(f"{results[0][0]:<40} {number(results[0][1].score, '>8.4f')} {'(baseline)':>8}")
+    fmt = lambda x: number(x, ">8.4f") if x is not None else f"{'-':>8}"
     for c in comparisons:
-        print(f"{c.system:<40} {c.score_b:>8.4f} {fmt(c.delta)} {fmt(c.low)} {fmt(c.high)} "
+        print(f"{c.system:<40} {number(c.score_b, '>8.4f')} {fmt(c.delta)} {fmt(c.low)} {fmt(c.high)} "
               f"{fmt(c.p_bootstrap)} {fmt(c.p_randomisation)}")
     return 0

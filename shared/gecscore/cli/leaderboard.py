@@ -173,6 +173,8 @@ def _run(args: argparse.Namespace) -> int:
                             connect_timeout=args.connect_timeout)
     for name, reason in board.unavailable.items():
         print(f"{name}: {reason}", file=sys.stderr)
+    for note in board.undefined_statistics:
+        print(f"note: {note}", file=sys.stderr)
     if args.out:
         plots = not args.no_plots
         if plots and importlib.util.find_spec("matplotlib") is None:

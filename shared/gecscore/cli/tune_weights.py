@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 from gecscore.errors import GecInputError
+from gecscore.result_text import number
 from gecscore.metaeval.weight_tuning import (ASSUMPTIONS, COEFFICIENTS, HOLDOUTS, LEVELS, METHODS, TuningReport,
                                              load_datasets, simplex_grid, tune)
 
@@ -58,7 +59,7 @@ def _alpha(alpha) -> str:
 
 
 def _value(value: float) -> str:
-    return "-" if value != value else f"{value:.3f}"
+    return number(value, ".3f")
 
 
 def table(report: TuningReport) -> list[str]:

@@ -36,7 +36,8 @@ from gecscore.progress import bar as progress_bar
 from gecscore.metaeval.bootstrap import BootstrapResult, paired_bootstrap
 from gecscore.metaeval.correlation import Correlation, correlate
 from gecscore.metaeval.human import HumanScores
-from gecscore.metaeval.metric_significance import MetricSignificance, board_metric_significance
+from gecscore.metaeval.metric_significance import (MetricSignificance, board_metric_significance,
+                                                   undefined_statistics)
 from gecscore.metaeval.refsets import RefSet
 from gecscore.metaeval.sentence_level import Judgment, PairwiseAgreement, Window, pairwise_agreement, window_analysis
 from gecscore.metaeval.significance import Comparison, SignificanceConfig, compare_stats
@@ -428,6 +429,8 @@ class Leaderboard:
     # human ranking -> Williams' test between every pair of configurations, their clusters and,
     # with a bootstrap, intervals of each one's correlations (gecscore.metaeval.metric_significance)
     metric_significance: dict[str, "MetricSignificance"] = field(default_factory=dict)
+    # statistics that could not be computed, one sentence each (constant scores, too few systems)
+    undefined_statistics: list[str] = field(default_factory=list)
 
     def column(self, config: str) -> dict[str, float]:
         """``{system: score}`` for one configuration."""
@@ -453,6 +456,7 @@ class Leaderboard:
                                        for c, by_h in self.pairwise.items()}
             if self.metric_significance:
                 out["metric_significance"] = {h: m.as_dict() for h, m in self.metric_significance.items()}
+            out["undefined_statistics"] = list(self.undefined_statistics)
         if self.bootstrap:
             out["bootstrap"] = {"options": self.bootstrap_options, "configs": {
                 c: {"intervals": {s: i.as_dict() for s, i in b.intervals.items()},
@@ -549,6 +553,7 @@ def run_leaderboard(refset: RefSet, systems: Sequence[SystemSource], metrics: Se
                     for name, ranking in human.items() if len(ranking.systems) >= window}
         board.metric_significance = board_metric_significance(board, bootstrap=bootstrap, seed=seed,
                                                               confidence=confidence)
+        board.undefined_statistics = undefined_statistics(board)
     if bootstrap:
         board.bootstrap_options = {"resamples": bootstrap, "seed": seed, "confidence": confidence}
         for config in configs:

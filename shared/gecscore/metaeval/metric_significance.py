@@ -467,3 +467,32 @@ def board_metric_significance(board, *, alpha: float = 0.05, alternative: str = 
         out[name] = compare_metrics(columns, ranking, alpha=alpha, alternative=alternative, bootstrap=bootstrap,
                                     seed=seed, confidence=confidence, sentence_stats=stats)
     return out
+
+
+def undefined_statistics(board) -> list[str]:
+    """What a :class:`~gecscore.metaeval.leaderboard.Leaderboard` with human rankings could not
+    compute, one sentence each, for the page, the JSON and stderr (a number nobody can compute
+    is said, never printed as ``nan`` nor left out without a word): correlations of a
+    configuration whose scores are constant (or missing) over a ranking's systems, and Williams'
+    test on a ranking sharing fewer than 4 systems with the board (df = n - 3) or for a
+    configuration with constant scores."""
+    notes = []
+    for name, ranking in board.human.items():
+        shared = [s for s in ranking.systems if s in board.systems]
+        if len(shared) < 4:
+            notes.append(f"Williams' test on {name}: not run: it needs at least 4 systems (df = n - 3) and "
+                         f"{name} ranks {len(shared)} of this board's systems")
+        for config in board.configs:
+            column = [board.scores[s][config.name].score for s in shared]
+            if any(v is None or math.isnan(v) for v in column):
+                reason = "some system has no score"
+            elif len(column) >= 2 and max(column) == min(column):
+                reason = f"every system scores {column[0]:.4f} (constant scores)"
+            elif len(column) < 3:
+                reason = f"only {len(column)} systems"
+            else:
+                continue
+            also = " and left out of Williams' test" if len(shared) >= 4 else ""
+            notes.append(f"`{config.name}` on {name}: correlations undefined{also}: {reason}")
+    return notes
+

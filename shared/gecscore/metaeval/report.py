@@ -21,14 +21,15 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from gecscore.outputs import json_text
 from gecscore.errors import GecInputError
+from gecscore.outputs import json_text
+from gecscore.result_text import number
 
 from gecscore.metaeval.leaderboard import Leaderboard
 
 
-def _fmt(value: float, digits: int = 4) -> str:
-    return "nan" if value is None or (isinstance(value, float) and math.isnan(value)) else f"{value:.{digits}f}"
+def _fmt(value: float | None, digits: int = 4) -> str:
+    return number(value, f".{digits}f")
 
 
 OUTPUT_NAMES = frozenset({"scores.csv", "leaderboard.json", "leaderboard.md", "correlations.csv",
@@ -261,6 +262,10 @@ def markdown(board: Leaderboard, plots_dir: str | None = None) -> str:
                                                          if board.pairwise.get(n))]
     if board.metric_significance:
         lines += metric_significance_markdown(board)
+    if board.undefined_statistics:
+        lines += ["", "## Undefined statistics", "",
+                  "Shown as `undefined` above (null in `leaderboard.json`):", ""]
+        lines += [f"- {note}" for note in board.undefined_statistics]
     if board.bootstrap:
         opts = board.bootstrap_options
         lines += ["", f"## Paired bootstrap ({opts['resamples']} resamples over sentences, seed {opts['seed']}, "
@@ -306,7 +311,7 @@ def markdown(board: Leaderboard, plots_dir: str | None = None) -> str:
         for name, comparisons in board.significance.items():
             for c in comparisons:
                 interval = f"[{_fmt(c.low)}, {_fmt(c.high)}]" if c.low is not None else "-"
-                lines.append(f"| {name} | {c.system} | {_fmt(c.score_b)} | {c.delta:+.4f} | {interval} | "
+                lines.append(f"| {name} | {c.system} | {_fmt(c.score_b)} | {number(c.delta, '+.4f')} | {interval} | "
                              f"{_fmt(c.p_bootstrap, 3)} | {_fmt(c.p_randomisation, 3)} |")
     per_type = per_type_rows(board)
     if per_type:

@@ -31,6 +31,7 @@ from gecscore.metaeval.refsets import RefSet
 from gecscore.metaeval.configurations import MetricConfig
 from gecscore.metaeval.run_wide import RunWide
 from gecscore.metaeval.specs import resolve
+from gecscore.result_text import number
 
 
 @dataclass(frozen=True)
@@ -211,8 +212,9 @@ def markdown(result: Robustness) -> str:
              f"{len(result.real)} real systems; each cell: the attacker's rank among them and itself "
              f"(of {n}), then its rank among all {len(result.real) + len(result.attackers)} scored systems."]
     if result.human_best:
-        lines.append(f"**Bold**: it scores above {result.human_best}, the real system ranked first by "
-                     f"{result.human_ranking}.")
+        chosen = (f"the real system ranked first by {result.human_ranking}" if result.human_ranking
+                  else "the real system named as the human-best (--human-best)")
+        lines.append(f"**Bold**: it scores above {result.human_best}, {chosen}.")
     dependent = [c.config for c in result.configs if c.set_dependent]
     if dependent:
         lines.append(f"Set-dependent ({', '.join(dependent)}: weights from the systems of the run): scored once "
@@ -230,7 +232,7 @@ def markdown(result: Robustness) -> str:
     for config in result.configs:
         best_attack = max(config.ranks, key=lambda r: (r.beats, _key(r.score)))
         top = config.real_scores[0] if config.real_scores else ("", math.nan)
-        lines.append(f"| {config.config} | {top[0]} | {top[1]:.4f} | {best_attack.beats} of {len(result.real)} "
+        lines.append(f"| {config.config} | {top[0]} | {number(top[1])} | {best_attack.beats} of {len(result.real)} "
                      f"({best_attack.attacker}) | {_seconds(config.seconds)} |")
     lines += ["", f"Total wall time: {_seconds(result.wall_seconds)}."]
     if result.unavailable:
