@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import json
 
+from gecscore.cli.numbers import COUNT, OPEN_UNIT, SEED
 from gecscore.outputs import json_text
 from gecscore.cli.inputs import add_input_arguments, prepare_gold, read_systems
 from gecscore.metaeval.significance import SignificanceConfig
@@ -26,12 +27,12 @@ def register(subparsers) -> None:
                              "where they parse (numbers, true/false), else as text")
     add_input_arguments(parser)
     defaults = SignificanceConfig()
-    parser.add_argument("--bootstrap", type=int, default=defaults.bootstrap, metavar="N",
+    parser.add_argument("--bootstrap", type=COUNT, default=defaults.bootstrap, metavar="N",
                         help=f"bootstrap resamples (0: off; default {defaults.bootstrap})")
-    parser.add_argument("--randomisation", type=int, default=defaults.randomisation, metavar="N",
+    parser.add_argument("--randomisation", type=COUNT, default=defaults.randomisation, metavar="N",
                         help="approximate randomisation trials (0: off)")
-    parser.add_argument("--seed", type=int, default=defaults.seed, help=f"seed of both tests (default {defaults.seed})")
-    parser.add_argument("--confidence", type=float, default=defaults.confidence,
+    parser.add_argument("--seed", type=SEED, default=defaults.seed, help=f"seed of both tests (default {defaults.seed})")
+    parser.add_argument("--confidence", type=OPEN_UNIT, default=defaults.confidence,
                         help=f"confidence of the interval of the difference (default {defaults.confidence:g})")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(run=run)

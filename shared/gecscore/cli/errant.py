@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 
+from gecscore.cli.numbers import Number
 from gecscore.outputs import json_text
 from gecscore.m2.errant_compare import CompareOptions
 import sys
@@ -25,7 +26,7 @@ def register(subparsers) -> None:
                         help="reference M2 file (or text files, repeat for several references, with --src)")
     parser.add_argument("--src", metavar="SRC.txt", help="source text: --hyp/--ref are text, edits by ERRANT")
     parser.add_argument("--tokenize", action="store_true", help="tokenise the text inputs with spaCy first")
-    parser.add_argument("-b", "--beta", type=float, default=CompareOptions.beta,
+    parser.add_argument("-b", "--beta", type=Number(float, exclusive_minimum=0), default=CompareOptions.beta,
                         help=f"beta of F-beta (default {CompareOptions.beta:g})")
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument("-dt", dest="mode", action="store_const", const="dt", help="token-based detection")
@@ -37,7 +38,7 @@ def register(subparsers) -> None:
     parser.add_argument("-single", action="store_true", help="only single-token edits (0:1, 1:0, 1:1)")
     parser.add_argument("-multi", action="store_true", help="only multi-token edits (2+:n or n:2+)")
     parser.add_argument("-filt", nargs="+", default=[], metavar="TYPE", help="error types not evaluated")
-    parser.add_argument("-cat", type=int, choices=(1, 2, 3),
+    parser.add_argument("-cat", type=Number(int, minimum=1, maximum=3),
                         help="per-type table: 1 operation (M/R/U), 2 main type, 3 full type")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     from gecscore.cli.options import add_option_flag

@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Iterable
 
+from gecscore.cli.numbers import POSITIVE
 from gecscore.outputs import json_text
 from gecscore.errors import GecInputError
 
@@ -31,7 +32,7 @@ def add_input_arguments(parser: argparse.ArgumentParser, *, reference_free: bool
     group.add_argument("--ref", metavar="REF.txt", action="append", default=[],
                        help="a reference file (repeat for several references); edits by ERRANT")
     group.add_argument("--hyp-m2", metavar="HYP.m2", help="hypothesis edits given as M2 (first annotator)")
-    group.add_argument("--n-process", type=int, default=1,
+    group.add_argument("--n-process", type=POSITIVE, default=1,
                        help="spaCy parsing processes for ERRANT extraction (default 1)")
 
 

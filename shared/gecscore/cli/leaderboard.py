@@ -5,6 +5,7 @@ import argparse
 import importlib.util
 import sys
 
+from gecscore.cli.numbers import COUNT, POSITIVE, SECONDS, SEED, Number
 from gecscore.extras import install_hint
 from gecscore.options import JudgeOptions, LanguageOptions, LayerOptions, ModelOptions, PerTypeOptions, fields_of
 
@@ -47,9 +48,9 @@ def register(subparsers) -> None:
     parser.add_argument("--data-dir", help="evaluation data folder (default $GEC_DATA or ../shared/data)")
     parser.add_argument("--out", metavar="DIR", help="write CSV/JSON/Markdown (and plots) here")
     parser.add_argument("--no-plots", action="store_true", help="skip the scatter plots")
-    parser.add_argument("--bootstrap", type=int, default=0, metavar="N",
+    parser.add_argument("--bootstrap", type=COUNT, default=0, metavar="N",
                         help="paired bootstrap resamples over sentences (e.g. 1000; default off)")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the bootstrap and significance tests (default 0)")
+    parser.add_argument("--seed", type=SEED, default=0, help="seed of the bootstrap and significance tests (default 0)")
     parser.add_argument("--sentence-judgments", nargs="+", metavar="SPEC",
                         help="sentence-level human rankings (Appraise XML) to meta-evaluate the sentence scores "
                              "with (pairwise accuracy, Kendall's tau): 'seeda' (SEEDA-S and SEEDA-E from "
@@ -64,19 +65,19 @@ def register(subparsers) -> None:
     parser.add_argument("--sentence-set", metavar="SEEDA_SET",
                         help="keep only this SEEDA system set in the sentence-level meta-evaluation: base, +input, "
                              "+ref-f (alias +fluency) or all (default: every scored system)")
-    parser.add_argument("--window", type=int, default=0, metavar="N",
+    parser.add_argument("--window", type=Number(int, minimum=2, off=0), default=0, metavar="N",
                         help="with --human: SEEDA's window analysis, r and rho over every N systems consecutive "
                              "in the human ranking (SEEDA uses 8; default off)")
     parser.add_argument("--baseline", metavar="SYSTEM",
                         help="compare every system with this one per metric (paired bootstrap and approximate "
                              "randomisation over sentences)")
-    parser.add_argument("--significance-samples", type=int, default=1000, metavar="N",
+    parser.add_argument("--significance-samples", type=COUNT, default=1000, metavar="N",
                         help="bootstrap resamples and randomisation trials of --baseline (default 1000)")
-    parser.add_argument("--jobs", type=int, default=1, help="worker processes (systems in parallel)")
+    parser.add_argument("--jobs", type=POSITIVE, default=1, help="worker processes (systems in parallel)")
     parser.add_argument("--scheduler", metavar="ADDRESS",
                         help="score on a Dask cluster instead of --jobs: tcp://HOST:PORT (a running scheduler) or "
                              "local:N (N local worker processes); needs the dask extra (docs/leaderboard_dask.md)")
-    parser.add_argument("--connect-timeout", type=float, default=None, metavar="SECONDS",
+    parser.add_argument("--connect-timeout", type=SECONDS, default=None, metavar="SECONDS",
                         help="with --scheduler: reach the scheduler, and find a worker, within SECONDS; a run left "
                              "without any worker that long stops with status 4 (default 10)")
     add_run_wide_arguments(parser)

@@ -6,6 +6,7 @@ import argparse
 import dataclasses
 from typing import Any
 
+from gecscore.cli.numbers import Number
 from gecscore.options import (JudgeOptions, LayerOptions, ModelOptions, TextOptions, conditions_of, fields_of,
                               format_value)
 
@@ -61,7 +62,11 @@ def add_option_flag(group, f: dataclasses.Field, rule=None, *, prefix: str = "",
         group.add_argument(flag(prefix + f.name), dest=dest, action="append", metavar=meta["metavar"], help=help_text)
         return
     kinds = meta["kind"] if isinstance(meta["kind"], tuple) else (meta["kind"],)
-    value_type = next((k for k in (int, float) if k in kinds), str)
+    number = next((k for k in (int, float) if k in kinds), None)
+    # a number is checked against its declared bounds while the arguments are parsed
+    value_type = str if number is None else Number(number, minimum=meta["minimum"],
+                                                   exclusive_minimum=meta["exclusive_minimum"],
+                                                   maximum=meta["maximum"])
     if default is not None:
         help_text += f" (default {format_value(default)})"
     group.add_argument(flag(prefix + f.name), dest=dest, type=value_type, default=None if run_wide else default,

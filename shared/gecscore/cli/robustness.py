@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 
 from gecscore.cli.leaderboard import add_run_wide_arguments, reference_set, run_wide_options
+from gecscore.cli.numbers import POSITIVE, SEED
 from gecscore.errors import GecInputError
 
 STAMP = ".gecscore-robustness"
@@ -43,7 +44,7 @@ def register(subparsers) -> None:
                              "published-scribendi, published-impara, published-llmsent: CoNLL-2014 sources only), "
                              "'generated' or 'published' (default: every generated one, and the published ones "
                              "when the data has them and the sources are CoNLL-2014's)")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the generated attacks (default 0)")
+    parser.add_argument("--seed", type=SEED, default=0, help="seed of the generated attacks (default 0)")
     parser.add_argument("--metrics", "--metric", nargs="+", metavar="NAME",
                         help="configurations, families, globs or NAME:key=value specs, as the leaderboard "
                              "takes them (default: every available one; gecscore leaderboard --list-metrics)")
@@ -56,7 +57,7 @@ def register(subparsers) -> None:
     parser.add_argument("--human-best", metavar="SYSTEM", help="the human-best real system, named directly")
     parser.add_argument("--data-dir", help="evaluation data folder (default $GEC_DATA or ../shared/data)")
     parser.add_argument("--out", metavar="DIR", help="write robustness.md, robustness.json and attacks/NAME.txt here")
-    parser.add_argument("--jobs", type=int, default=1, help="worker processes (systems in parallel)")
+    parser.add_argument("--jobs", type=POSITIVE, default=1, help="worker processes (systems in parallel)")
     add_run_wide_arguments(parser)
     parser.add_argument("--json", action="store_true", help="print the result as one JSON object")
     parser.set_defaults(run=run)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from gecscore.cli.numbers import POSITIVE, SEED, SHARE
 from gecscore.outputs import json_text
 from gecscore.cli.inputs import add_input_arguments, add_output_arguments, prepare_gold, read_systems, write_json_lines
 from gecscore.cli.options import add_config_arguments, config_from_args
@@ -37,7 +38,7 @@ def register(subparsers) -> None:
         add_output_arguments(parser)
         add_config_arguments(parser, cls.config_type)
         if cls.llm_weights:
-            parser.add_argument("--max-fallback-share", type=float, default=DEFAULT_MAX_FALLBACK_SHARE,
+            parser.add_argument("--max-fallback-share", type=SHARE, default=DEFAULT_MAX_FALLBACK_SHARE,
                                 metavar="FRACTION",
                                 help=f"--weighting llm: exit with status {JUDGE_SHORTFALL} when more than this share "
                                      f"of the edits fell back to weight 1 (default {DEFAULT_MAX_FALLBACK_SHARE:g})")
@@ -57,9 +58,9 @@ def add_per_edit_arguments(parser: argparse.ArgumentParser) -> None:
                             "correction and share of the metric's sentence-level score")
     group.add_argument("--attribution", choices=tuple(METHODS), default="shapley",
                        help="how an edit's share is measured (default shapley: exact, sampled beyond 14 edits)")
-    group.add_argument("--attribution-samples", type=int, default=DEFAULT_SAMPLES, metavar="N",
+    group.add_argument("--attribution-samples", type=POSITIVE, default=DEFAULT_SAMPLES, metavar="N",
                        help=f"permutations of sampled Shapley (default {DEFAULT_SAMPLES})")
-    group.add_argument("--seed", type=int, default=0, help="seed of sampled Shapley's permutations (default 0)")
+    group.add_argument("--seed", type=SEED, default=0, help="seed of sampled Shapley's permutations (default 0)")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -14,6 +14,7 @@ import sys
 import time
 from pathlib import Path
 
+from gecscore.cli.numbers import Number
 from gecscore.errors import GecInputError
 from gecscore.result_text import number
 from gecscore.metaeval.weight_tuning import (ASSUMPTIONS, COEFFICIENTS, HOLDOUTS, LEVELS, METHODS, TuningReport,
@@ -41,7 +42,7 @@ def register(subparsers) -> None:
     parser.add_argument("--method", default="TS", choices=METHODS,
                         help="which rankings of each dataset: TS (TrueSkill; default), EW (Expected Wins) or all; "
                              "a SEEDA set contributes its sentence- and edit-based ranking")
-    parser.add_argument("--step", type=float, default=0.05, help="grid step; 1/step must be an integer (default 0.05)")
+    parser.add_argument("--step", type=Number(float, exclusive_minimum=0, maximum=1), default=0.05, help="grid step; 1/step must be an integer (default 0.05)")
     parser.add_argument("--coefficient", default="pearson", choices=COEFFICIENTS)
     parser.add_argument("--holdout", default="family", choices=HOLDOUTS,
                         help="what a held-out dataset leaves out of tuning: its family (datasets sharing its "
