@@ -96,7 +96,7 @@ def conll_case(draw):
     return list(source), draw(rewrite(corrected, words)), list(gold)
 
 
-@pytest.mark.realdata
+@pytest.mark.realdata("conll14/official-2014.combined.m2")
 @settings(max_examples=examples(1200, 5000), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(conll_case())
 def test_reference_segmentation_equals_the_m2scorer_model_on_conll14_rewrites(case):

@@ -1,7 +1,8 @@
 """Every option that changes a number changes the signature: each declared option of every
 metric that needs no model or judge, set to another valid value, either leaves every number
-as it was or changes the signature (on the bundled example and, with GEC_DATA, a CoNLL-2014
-slice). An option missing from the signature, or shown under a rule that hides it when it
+as it was or changes the signature (on the bundled example, a small hand-made M2 corpus whose
+precision and recall differ, so that beta moves F without any data, and, with GEC_DATA, a
+CoNLL-2014 slice). An option missing from the signature, or shown under a rule that hides it when it
 matters, fails here."""
 from __future__ import annotations
 
@@ -24,6 +25,17 @@ MODEL_FREE = {"cleme": {}, "cleme2": {}, "pt_m2": {"scorer": "none"}, "imeasure"
 # options whose values are free text: a valid other value for each
 TEXT_VALUES = {"max": ["cf", "dp", "ci"], "alpha": ["0.4,0.3,0.2,0.1", "1,0,0,0"], "lang": ["zh"]}
 SLICE = 30
+# precision 1/2 and recall 1/3 (M2): every beta gives another F, on any machine
+HANDMADE_M2 = """S He go to school yesterday and buy a apple .
+A 1 2|||R:VERB:SVA|||went|||REQUIRED|||-NONE-|||0
+A 6 7|||R:VERB:TENSE|||bought|||REQUIRED|||-NONE-|||0
+A 8 9|||R:DET|||an|||REQUIRED|||-NONE-|||0
+
+S The cats is on mat .
+A 2 3|||R:VERB:SVA|||are|||REQUIRED|||-NONE-|||0
+A 4 4|||M:DET|||the|||REQUIRED|||-NONE-|||0
+"""
+HANDMADE_HYPOTHESES = ["He went to the school yesterday and buy a apple .", "The cats is on a mat ."]
 
 
 def other_values(f, current: Any) -> list[Any]:
@@ -58,6 +70,12 @@ def corpora() -> list[tuple[str, GoldCorpus, list[str]]]:
 
     found = [("examples", gold_from_text(sources, [list(r) for r in zip(*references)]),
               read_lines(examples / "hypothesis.txt"))]
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "handmade.m2"
+        path.write_text(HANDMADE_M2, encoding="utf-8")
+        found.append(("handmade", GoldCorpus(tuple(read_m2(path)), "m2"), list(HANDMADE_HYPOTHESES)))
     gold_path = CONLL14 / "official-2014.combined.m2"
     if gold_path.exists():
         gold = tuple(read_m2(gold_path)[:SLICE])

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 import warnings
+from functools import lru_cache
 from typing import Any, Sequence
 
 from gecscore.errors import GecInputError
@@ -14,6 +15,30 @@ BOM = "\ufeff"
 # a word with punctuation glued to it ("home." "said," "don't"): spaCy would split these
 _GLUED = re.compile(r"\w[.,!?;:)\]\"]$|^[(\[\"]\w|\w(n't|'s|'re|'ve|'ll|'d|'m)$", re.IGNORECASE)
 UNTOKENISED_SHARE = 0.2
+# An abbreviation keeps its period in tokenised text (the CoNLL-2014 and PTB tokenisations keep
+# "etc.", "Mr.", "U.S.", "C."): initials and dotted abbreviations, spaCy's English exceptions
+# (Mr., e.g., a.m., ...) and the Latin ones that list leaves out.
+_DOTTED = re.compile(r"^(?:[A-Za-z]\.)+[A-Za-z]?\.?$")
+_LATIN_ABBREVIATIONS = frozenset({"etc.", "vs.", "cf.", "al.", "viz.", "ca.", "approx.", "ibid."})
+
+
+@lru_cache(maxsize=1)
+def _abbreviations() -> frozenset[str]:
+    try:
+        from spacy.lang.en.tokenizer_exceptions import TOKENIZER_EXCEPTIONS
+    except ImportError:   # spaCy is a base requirement; without it, the Latin ones only
+        return _LATIN_ABBREVIATIONS
+    return frozenset(k.lower() for k in TOKENIZER_EXCEPTIONS if k.endswith(".")) | _LATIN_ABBREVIATIONS
+
+
+def is_glued(token: str) -> bool:
+    """Whether ``token`` has punctuation glued to a word (``home.``, ``said,``, ``don't``), an
+    abbreviation's own period (``etc.``, ``Mr.``, ``U.S.``) excepted."""
+    if not _GLUED.search(token):
+        return False
+    if token.endswith(".") and (_DOTTED.match(token) or token.lower() in _abbreviations()):
+        return False
+    return True
 
 
 def clean(text: str) -> str:
@@ -74,11 +99,12 @@ def parallel(sources: Any, predictions: Any | None = None, references: Any | Non
 
 def looks_untokenised(lines: Sequence[str]) -> bool:
     """Whether at least 20% of the lines have punctuation glued to a word (``home.``, ``said,``,
-    ``don't``): text that spaCy would tokenise differently from whitespace splitting."""
+    ``don't``; :func:`is_glued`): text that spaCy would tokenise differently from whitespace
+    splitting. An abbreviation's period (``etc.``) is how tokenised text writes it."""
     lines = [line for line in lines if line.strip()]
     if not lines:
         return False
-    glued = sum(1 for line in lines if any(_GLUED.search(token) for token in line.split()))
+    glued = sum(1 for line in lines if any(is_glued(token) for token in line.split()))
     return glued / len(lines) >= UNTOKENISED_SHARE
 
 
@@ -86,7 +112,7 @@ def first_glued_token(lines: Sequence[str]) -> str | None:
     """The first token with punctuation glued to it (what the untokenised warning quotes)."""
     for line in lines:
         for token in line.split():
-            if _GLUED.search(token):
+            if is_glued(token):
                 return token
     return None
 
