@@ -120,6 +120,38 @@ def write_output_text(path: str | os.PathLike, text: str, what: str | None = Non
     return Path(path)
 
 
+# ---------------------------------------------------------------- staging folders of killed runs
+
+#: a staging folder older than this (seconds) belongs to a run that died: a live one renames or
+#: deletes its own within the run
+STALE_STAGING_S = 3600.0
+
+
+def remove_stale_staging(folder: Path, suffixes: Iterable[str]) -> list[Path]:
+    """Delete the staging folders a killed run left beside ``folder`` (``.<name>.<random>.<suffix>``,
+    made by :func:`tempfile.mkdtemp` for a whole-folder write, ``suffix`` among ``suffixes``) once
+    older than :data:`STALE_STAGING_S`; the folders deleted. A run that is still writing keeps its
+    own (it is younger), and nothing else is touched."""
+    import shutil
+    import time
+
+    removed = []
+    parent = folder.parent
+    if not parent.is_dir():
+        return removed
+    now = time.time()
+    for suffix in suffixes:
+        for candidate in parent.glob(f".{folder.name}.*.{suffix}"):
+            try:
+                stat = candidate.lstat()
+            except OSError:
+                continue
+            if candidate.is_dir() and not candidate.is_symlink() and now - stat.st_mtime > STALE_STAGING_S:
+                shutil.rmtree(candidate, ignore_errors=True)
+                removed.append(candidate)
+    return removed
+
+
 # ---------------------------------------------------------------- folders gecscore owns
 #
 # A command that replaces a whole folder (``leaderboard --out``, ``publish``) owns only the files

@@ -202,7 +202,7 @@ def assemble(name: str, out: str | Path, *, root: Path | None = None,
     ``<out>/<name>`` is refused with a :class:`GecInputError` and left untouched."""
     sources = SpaceSources.find(name, root)
     header = card_header(sources.card)
-    from gecscore.outputs import check_output_folder
+    from gecscore.outputs import check_output_folder, remove_stale_staging
 
     folder = Path(out) / name
     vendor = not gecscore_requirement
@@ -213,6 +213,7 @@ def assemble(name: str, out: str | Path, *, root: Path | None = None,
     requirements = space_requirements(sources.requirements.read_text(encoding="utf-8"), gecscore_requirement,
                                       str(sdk_version) if sdk_version else None)
     folder.parent.mkdir(parents=True, exist_ok=True)
+    remove_stale_staging(folder, ("building",))   # what a killed build left beside it
     staging = Path(tempfile.mkdtemp(prefix=f".{name}.", suffix=".building", dir=folder.parent))
     try:
         shutil.copyfile(sources.card, staging / CARD)

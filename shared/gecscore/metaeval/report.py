@@ -88,8 +88,9 @@ def write_leaderboard(board: Leaderboard, out_dir: str | Path, plots: bool = Tru
     ``pairwise.csv``. Returns the paths written (under ``out_dir``). The folder is replaced
     as a whole (see the module docstring)."""
     out = check_output_dir(out_dir)
-    from gecscore.outputs import manifest_text
+    from gecscore.outputs import manifest_text, remove_stale_staging
 
+    remove_stale_staging(out, ("partial", "old"))   # what a killed run left beside it
     staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".partial", dir=out.parent))
     ours = staging.stat().st_ino   # after an exchange this path holds the previous run: not ours
     try:
