@@ -156,7 +156,7 @@ COMMAND_ERRORS = [
       "--set", "beta"], "--set expects OPTION=VALUE"),
     (["publish", "green", "--out", "{tmp}/spaces"], "--namespace is required"),
     (["cleme2", "--m2", "{x}/gold.m2", "--hyp", "{x}/hypothesis.txt", "--per-edit", "{tmp}/edits.jsonl",
-      "--attribution-samples", "0"], "--attribution-samples must be at least 1"),
+      "--attribution-samples", "0"], "argument --attribution-samples: must be at least 1, got 0"),
 ]
 # raises that need a service to fail (an upload), checked where that service is faked
 NOT_RUN_HERE = {(cli_publish, "upload to")}

@@ -33,8 +33,17 @@ COMMAND_MODULES = (
 )
 
 
+class CommandParser(argparse.ArgumentParser):
+    """argparse's parser whose errors are one line, as every other error of gecscore's
+    (``gecscore leaderboard: error: argument --bootstrap: must be at least 0, got -5 (gecscore
+    leaderboard --help)``), exit status 2; subcommands are parsers of the same class."""
+
+    def error(self, message: str):
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="gecscore", description="Grammatical error correction metrics.")
+    parser = CommandParser(prog="gecscore", description="Grammatical error correction metrics.")
     parser.add_argument("--version", action="version", version=f"gecscore {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="<command>", required=True)
     for name in COMMAND_MODULES:
@@ -82,7 +91,10 @@ def main(argv: list[str] | None = None) -> int:
 
     fewer_collections()
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as stopped:   # a bad argument (named, status 2) or --help: a status, as any error
+        return stopped.code if isinstance(stopped.code, int) else 2
     flags = command_flags(parser, args.command)
     args.cli_flags = flags   # for a command printing library text itself (in_cli_vocabulary)
 

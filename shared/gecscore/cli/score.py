@@ -12,7 +12,6 @@ from gecscore.cli.numbers import POSITIVE, SEED, SHARE
 from gecscore.outputs import json_text
 from gecscore.cli.inputs import add_input_arguments, add_output_arguments, prepare_gold, read_systems, write_json_lines
 from gecscore.cli.options import add_config_arguments, config_from_args
-from gecscore.errors import GecInputError
 
 # Exit code when scores were printed but the LLM judge let the run down: more than
 # --max-fallback-share of the LLM edit weights fell back to 1 (CLEME2.0 --weighting llm), or every
@@ -70,8 +69,6 @@ def run(args: argparse.Namespace) -> int:
 
     cls = metric_class(args.metric)
     metric = cls(config_from_args(cls.config_type, args))
-    if getattr(args, "per_edit", None) and args.attribution_samples < 1:
-        raise GecInputError(f"--attribution-samples must be at least 1, got {args.attribution_samples}")
     prepared = prepare_gold(args, metric)   # checks every output path (--per-edit too) first
     systems = read_systems(args, prepared)
     judge = None
