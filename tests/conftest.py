@@ -15,6 +15,9 @@ from budget import HEAVY
 # each run, so that every test computes what it checks at least once (subprocesses inherit it)
 os.environ["GECSCORE_CACHE_DIR"] = tempfile.mkdtemp(prefix="gecscore-test-cache-")
 os.environ.pop("GECSCORE_NO_CACHE", None)
+# tests never reach the internet: a named evaluation set absent from GEC_DATA is not fetched
+# (gecscore.benchdata; its own tests serve the files from 127.0.0.1 and lift this)
+os.environ["GECSCORE_OFFLINE"] = "1"
 
 
 def pytest_collection_modifyitems(config, items) -> None:

@@ -137,7 +137,7 @@ def _part(target: Path, tag: str = "part") -> Path:
 def _mismatch(file: DataFile, what: str, size: int, sha: str, expected_size: int, expected_sha: str,
               url: str | None) -> GecInputError:
     truncated = " (truncated download?)" if size < expected_size else ""
-    origin = f" from {url}" if url else ""
+    origin = f" (from {url})" if url else ""
     return GecInputError(f"checksum mismatch for {what}{origin}: got {size} bytes, sha256 {sha}; expected "
                          f"{expected_size} bytes, sha256 {expected_sha}{truncated}. The upstream file changed or "
                          "the download was corrupted; nothing was written", file.path)
@@ -153,21 +153,17 @@ def _fetch_file(file: DataFile, root: Path, dataset: DataSet, downloader: _Downl
     part = _part(target)
     derived = _part(target, "derived")
     url = url_of(file)
-    downloaded = 0
+    downloaded = size = 0
+    sha_of_download = ""
     try:
         try:
             if file.derivation in (COPY, STRIP_TRAILING_BLANKS):
                 assert downloader is not None and url is not None
-                size, sha = downloader.download(url, part, dataset)
+                size, sha_of_download = downloader.download(url, part, dataset)
                 downloaded = size
-                expected = (file.upstream_size, file.upstream_sha256) if file.derivation != COPY else \
-                    (file.size, file.sha256)
-                if (size, sha) != expected:
-                    raise _mismatch(file, f"the upstream file {file.repository.name}:{file.source_path}", size, sha,
-                                    *expected, url)
                 if file.derivation == STRIP_TRAILING_BLANKS:
+                    # the derived file is what is verified: blanks the derivation removes may vary upstream
                     derived.write_bytes(strip_trailing_blanks(part.read_bytes()))
-                    part.unlink()
                     derived.replace(part)
             else:
                 data = file.content.encode("utf-8") if file.derivation == EMBEDDED else seeda_systems_text()
@@ -175,8 +171,12 @@ def _fetch_file(file: DataFile, root: Path, dataset: DataSet, downloader: _Downl
             data = part.read_bytes()
             sha = hashlib.sha256(data).hexdigest()
             if (len(data), sha) != (file.size, file.sha256):
-                raise _mismatch(file, f"{file.path} as derived ({file.derivation})", len(data), sha, file.size,
-                                file.sha256, None)
+                what = file.path if file.derivation == COPY else f"{file.path} as derived ({file.derivation})"
+                upstream = (file.upstream_size, file.upstream_sha256)
+                if file.derivation == STRIP_TRAILING_BLANKS and (size, sha_of_download) != upstream:
+                    what += (f"; the upstream file is {size} bytes, sha256 {sha_of_download}, not the pinned "
+                             f"{upstream[0]} bytes, sha256 {upstream[1]}")
+                raise _mismatch(file, what, len(data), sha, file.size, file.sha256, url)
             part.replace(target)
         except OSError as error:   # the folder is read-only, full, ...
             raise _fail_write(root, error) from None
@@ -256,10 +256,9 @@ def require(paths: Iterable[str], data_dir: str | Path | None = None, *, fetch: 
     Looked for in :func:`~gecscore.benchdata.layout.candidate_folders` (the data folder, then a
     source checkout's ``shared/data``); fetched into the data folder. A file there that differs
     from the catalogue is an error naming it (it is never overwritten behind the user's back)."""
+    paths = [p for p in paths if p is not None]
     datasets: list[DataSet] = []
     for path in paths:
-        if path is None:
-            continue
         dataset = owner_of(path)
         if dataset not in datasets:
             datasets.append(dataset)
@@ -277,7 +276,9 @@ def require(paths: Iterable[str], data_dir: str | Path | None = None, *, fetch: 
         owner = owner_of(state.file.path).name
         raise GecInputError(f"differs from the catalogue's copy ({state.describe()}); remove it or run "
                             f"`{get_command(owner)} --force` to replace it", str(state.path))
-    missing = [s for s in states_by_folder[primary] if s.state == "missing"]
+    # the files asked for first: the message names one of them
+    missing = sorted((s for s in states_by_folder[primary] if s.state == "missing"),
+                     key=lambda s: s.file.path not in paths)
     if not fetch or (offline() and any(s.file.repository is not None for s in missing)):
         first = missing[0]
         owner = owner_of(first.file.path).name
