@@ -8,9 +8,9 @@ and is one of:
 
 - ``copy``: the upstream file byte for byte;
 - ``strip-trailing-blanks``: the upstream file with trailing spaces and tabs removed from every
-  line (the CoNLL-2014 system outputs: their raw submissions end some lines with blanks that
-  change nothing but a checksum); the upstream file's own checksum is pinned too, so that a
-  changed upstream file and a wrong derivation are told apart;
+  line (the CoNLL-2014 system outputs: three raw submissions end some lines with blanks that
+  change nothing but a checksum). The derived file is what is verified; the upstream file's own
+  checksum is pinned too and named in the error when the derived file does not verify;
 - ``embedded``: a small typed table shipped inside the package (GJG15's human scores, typed
   from the paper's Table 3; no repository publishes them as a file);
 - ``seeda-systems``: SEEDA's system names, the stems of its ``outputs/all/*.txt`` files sorted by
@@ -169,8 +169,6 @@ IPN\t0.300\t-0.358
 
 # --- the files, by set (path, upstream path, size, SHA-256) ------------------------------------
 _ATTACKS_FILES = (
-    copied("attacks/LICENSE", ATTACK_GEC_METRICS, "LICENSE",
-           1066, "c9798fe436a90b53ae48c64e7398040ae7410bba5338cd7d9b34a441f7d53847"),
     copied("attacks/conll14-impara.txt", ATTACK_GEC_METRICS, "experiments/attack_results/conll14-impara.txt",
            198505, "862e9787563b88c19d41117760a488301709a4e79b0ad0cb23d1178d4ed9b411"),
     copied("attacks/conll14-llmsent.txt", ATTACK_GEC_METRICS, "experiments/attack_results/conll14-llmsent.txt",
@@ -179,15 +177,16 @@ _ATTACKS_FILES = (
            161521, "e4689ed02c4b74d9462ac8bb8b63e00c29b818fa622bd2d3771c0e57c4944b61"),
     copied("attacks/conll14-some.txt", ATTACK_GEC_METRICS, "experiments/attack_results/conll14-some.txt",
            28863, "1507516af19d43cf6b2662e08777ed3d4709171e088119511e5d4a37f005171e"),
+    copied("attacks/LICENSE", ATTACK_GEC_METRICS, "LICENSE",
+           1066, "c9798fe436a90b53ae48c64e7398040ae7410bba5338cd7d9b34a441f7d53847"),
 )
 
 _CONLL14_FILES = (
-    copied("conll14/README.release", GEC_LLM_EVAL, "data/conll2014/README",
-           6065, "4d77dcd66b0fb32c68f265c1944eccf4283b4044457cfcf36031ba9090677ed5"),
-    copied("conll14/official-2014.combined-withalt.m2", GEC_LLM_EVAL, "data/conll2014/alt/official-2014.combined-withalt.m2",
-           515159, "319a9d0212800d0492c50bf248da497c594b52cab315e6a704daec6ea32071ed"),
     copied("conll14/official-2014.combined.m2", GEC_LLM_EVAL, "data/conll2014/noalt/official-2014.combined.m2",
            438492, "07771f4653844f2732e1d93a5711181995ff2ae0828016a276ad1e7335c96085"),
+    copied("conll14/official-2014.combined-withalt.m2",
+           GEC_LLM_EVAL, "data/conll2014/alt/official-2014.combined-withalt.m2",
+           515159, "319a9d0212800d0492c50bf248da497c594b52cab315e6a704daec6ea32071ed"),
     copied("conll14/ref0.txt", PT_M2, "data/reference/ref0",
            160201, "2669a2d0d1f78c8034242f9295b186fdb4882bbcd6469f8f15b4afbdcbf74d3b"),
     copied("conll14/ref1.txt", PT_M2, "data/reference/ref1",
@@ -196,6 +195,8 @@ _CONLL14_FILES = (
            723093, "56884faa6b57521c8162ebde8e0efa8dc989103e59c168476a6839cdfc09747a"),
     copied("conll14/source.txt", PT_M2, "data/source",
            161529, "4c12b583dbd297f160a8fd0671ade1adadfccf3129aac630fc8e821c8a676f77"),
+    copied("conll14/README.release", GEC_LLM_EVAL, "data/conll2014/README",
+           6065, "4d77dcd66b0fb32c68f265c1944eccf4283b4044457cfcf36031ba9090677ed5"),
 )
 
 _CONLL14_ERRANT_FILES = (
@@ -317,7 +318,8 @@ _DSGRAM_EVAL_FILES = (
 )
 
 _GJG15_FILES = (
-    embedded("gjg15/human_scores.tsv", GJG15_TABLE3, 237, "b11bcaaebe2377eb07726673185ee6c93a993caa95b33aba2e98c4dde2bca325"),
+    embedded("gjg15/human_scores.tsv", GJG15_TABLE3,
+             237, "b11bcaaebe2377eb07726673185ee6c93a993caa95b33aba2e98c4dde2bca325"),
     copied("gjg15/judgments.xml", GRAMMATICAL_EVALUATION, "data/judgments.xml",
            802577, "d0ea9fe14cf6a8e117fcd988e2724ae9b2530e88f5bb2de9bb73dc61e35c62de"),
 )
