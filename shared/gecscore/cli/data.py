@@ -29,6 +29,7 @@ def register(subparsers) -> None:
     info.add_argument("--json", action="store_true", help="print one JSON object")
     for sub in (listing, get, path, info):
         sub.add_argument("--data-dir", help="the data folder (default $GEC_DATA, else the per-user data folder)")
+        sub.add_argument("--quiet", action="store_true", help="no progress bars on stderr")
         sub.set_defaults(run=run)
     parser.set_defaults(run=run)
 
