@@ -1,13 +1,15 @@
 """Regenerate docs/reproduction.md: our system-level correlations next to the published ones.
 
-    GEC_DATA=../shared/data python scripts/reproduce.py [--jobs 2] [--work DIR]
-    GEC_DATA=../shared/data python scripts/reproduce.py --section sentence-level   # one section only
+    python scripts/reproduce.py [--jobs 2] [--work DIR]
+    python scripts/reproduce.py --section sentence-level   # one section only
 
 Each setting is one ``gecscore leaderboard`` command (printed in the report); its
 leaderboard.json is read back and compared with the CLEME2.0 paper (Tables 1, 2, 8, 10), the
 PT-M2 paper (Tables 4-5) and the SEEDA figures of specs/metaeval.md. Metric configurations
 not available in this checkout are listed as pending with the reason; nothing is filled in.
-Exits with a message (status 0) when the data folder is absent.
+The named sets it reads (CoNLL-2014 and its systems, the ERRANT-typed gold, BN-10GEC, SN-8GEC,
+GJG15, SEEDA) are fetched into the data folder on first use (gecscore.benchdata: ``$GEC_DATA``,
+else the per-user data folder); offline and without them it exits with a message (status 0).
 """
 from __future__ import annotations
 
@@ -24,7 +26,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-GEC_DATA = Path(os.environ.get("GEC_DATA", REPO.parent / "shared" / "data"))
+GEC_DATA = Path(os.environ.get("GEC_DATA") or ".")   # resolved by main() (named_sets_folder)
+REPRODUCTION_SETS = ("conll14", "conll14-systems", "conll14-errant", "bn10gec", "sn8gec", "gjg15", "seeda")
 GJG = ("gjg15-EW", "gjg15-TS")
 SEEDA = ("seeda-S-TS", "seeda-E-TS")
 
@@ -695,8 +698,13 @@ def main() -> int:
                         help="start the local test server (tests/judge_server.py, a SIMULATED judge, not an "
                              "LLM) and run the judge settings against it, to show the plumbing")
     args = parser.parse_args()
-    if not GEC_DATA.is_dir():
-        print(f"evaluation data not found at {GEC_DATA}; set GEC_DATA. Nothing regenerated.", file=sys.stderr)
+    global GEC_DATA
+    from gecscore.benchdata import CATALOGUE, DataUnavailable, require
+
+    try:   # every set the report reads, verified (fetched on first use)
+        GEC_DATA = require([CATALOGUE[name].files[0].path for name in REPRODUCTION_SETS])
+    except DataUnavailable as error:
+        print(f"{error}. Nothing regenerated.", file=sys.stderr)
         return 0
     if args.demo_judge and args.judge_base_url:
         parser.error("--demo-judge starts its own server: do not give --judge-base-url with it")

@@ -19,6 +19,9 @@ from datapaths import GEC_DATA
 _SESSION_CACHE = tempfile.mkdtemp(prefix="gecscore-test-cache-")
 os.environ["GECSCORE_CACHE_DIR"] = _SESSION_CACHE
 os.environ.pop("GECSCORE_NO_CACHE", None)
+# tests never reach the internet: a named evaluation set absent from GEC_DATA is not fetched
+# (gecscore.benchdata; its own tests serve the files from 127.0.0.1 and lift this)
+os.environ["GECSCORE_OFFLINE"] = "1"
 
 
 def pytest_unconfigure(config) -> None:

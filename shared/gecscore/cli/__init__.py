@@ -30,6 +30,7 @@ COMMAND_MODULES = (
     "gecscore.cli.leaderboard",
     "gecscore.cli.errant", "gecscore.cli.para_to_m2", "gecscore.cli.compare",
     "gecscore.cli.publish", "gecscore.cli.robustness", "gecscore.cli.cache", "gecscore.cli.tune_weights",
+    "gecscore.cli.data",
 )
 
 

@@ -45,7 +45,8 @@ def register(subparsers) -> None:
     parser.add_argument("--human", help="gjg15, seeda-base, seeda-+input, seeda-+ref-f (base + REF-F and GPT-3.5, "
                                         "alias seeda-+fluency), seeda-all, or a TSV "
                                         "(system<TAB>score...) to correlate with")
-    parser.add_argument("--data-dir", help="evaluation data folder (default $GEC_DATA or ../shared/data)")
+    parser.add_argument("--data-dir", help="evaluation data folder (default $GEC_DATA, else the per-user data folder; "
+                                           "see gecscore data)")
     parser.add_argument("--out", metavar="DIR", help="write CSV/JSON/Markdown (and plots) here")
     parser.add_argument("--no-plots", action="store_true", help="skip the scatter plots")
     parser.add_argument("--bootstrap", type=COUNT, default=0, metavar="N",
@@ -230,14 +231,14 @@ def load_judgments(specs: list[str], data_dir: str | None) -> dict:
     """``seeda`` -> SEEDA-S and SEEDA-E from the data folder; ``NAME=FILE.xml`` -> that file."""
     from pathlib import Path
 
+    from gecscore.benchdata import require
     from gecscore.errors import GecInputError
-    from gecscore.metaeval.refsets import data_root
     from gecscore.metaeval.sentence_level import read_judgments
 
     judgments = {}
     for spec in specs:
         if spec == "seeda":
-            seeda = data_root(data_dir) / "seeda"
+            seeda = require(["seeda/judgments_sent.xml"], data_dir) / "seeda"
             judgments["SEEDA-S"] = read_judgments(seeda / "judgments_sent.xml")
             judgments["SEEDA-E"] = read_judgments(seeda / "judgments_edit.xml")
         elif "=" in spec:

@@ -55,7 +55,8 @@ def register(subparsers) -> None:
                         help="which of --human's rankings names the human-best system (default: its first, "
                              "e.g. seeda-S-EW)")
     parser.add_argument("--human-best", metavar="SYSTEM", help="the human-best real system, named directly")
-    parser.add_argument("--data-dir", help="evaluation data folder (default $GEC_DATA or ../shared/data)")
+    parser.add_argument("--data-dir", help="evaluation data folder (default $GEC_DATA, else the per-user data folder; "
+                                           "see gecscore data)")
     parser.add_argument("--out", metavar="DIR", help="write robustness.md, robustness.json and attacks/NAME.txt here")
     parser.add_argument("--jobs", type=POSITIVE, default=1, help="worker processes (systems in parallel)")
     add_run_wide_arguments(parser)

@@ -49,7 +49,8 @@ def register(subparsers) -> None:
                              "systems: every SEEDA set; default) or only itself")
     parser.add_argument("--m2", metavar="GOLD.m2", help="gold for human TSV datasets")
     parser.add_argument("--systems", metavar="DIR", help="systems (DIR/<NAME>.txt) for human TSV datasets")
-    parser.add_argument("--data-dir", help="evaluation data folder (default $GEC_DATA or ../shared/data)")
+    parser.add_argument("--data-dir", help="evaluation data folder (default $GEC_DATA, else the per-user data folder; "
+                                           "see gecscore data)")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     parser.add_argument("--out", metavar="FILE", help="also write the report (JSON) to FILE")
     parser.set_defaults(run=run)

@@ -147,6 +147,7 @@ PUBLISHED: dict[str, str] = {
 }
 #: the sources the published attacks are aligned with
 CONLL14_SOURCE = "conll14/source.txt"
+CONLL14_SENTENCES = 1312
 
 
 def describe(name: str) -> str:
@@ -169,25 +170,29 @@ def generate(names: Sequence[str], sources: Sequence[str], seed: int = 0) -> dic
 
 
 def published_available(data_dir: str | Path | None = None) -> list[str]:
-    """The published attacks whose files are in the data folder (none without one)."""
-    from gecscore.metaeval.refsets import data_root
+    """The published attacks that are in the data folder with CoNLL-2014's sources, or can be
+    fetched there (:mod:`gecscore.benchdata`; none while downloads are off and they are absent)."""
+    from gecscore.benchdata import DataUnavailable, require
 
     try:
-        root = data_root(data_dir)
-    except GecInputError:
-        return []
-    if not (root / CONLL14_SOURCE).is_file():
-        return []
-    return [name for name, file in PUBLISHED.items() if (root / "attacks" / file).is_file()]
+        require([CONLL14_SOURCE, *(f"attacks/{file}" for file in PUBLISHED.values())], data_dir, fetch=False)
+    except DataUnavailable:
+        from gecscore.benchdata.layout import offline
+
+        if offline():
+            return []
+    return list(PUBLISHED)
 
 
 def aligned_with_conll14(sources: Sequence[str], indices: Sequence[int] | None,
                          data_dir: str | Path | None = None) -> bool:
     """Whether ``sources`` are CoNLL-2014's (all 1,312, or those at ``indices``)."""
+    from gecscore.benchdata import require
     from gecscore.io.text import read_lines
-    from gecscore.metaeval.refsets import data_root
 
-    full = [" ".join(line.split()) for line in read_lines(data_root(data_dir) / CONLL14_SOURCE)]
+    if indices is None and len(sources) != CONLL14_SENTENCES:   # decided without reading (or fetching) the data
+        return False
+    full = [" ".join(line.split()) for line in read_lines(require([CONLL14_SOURCE], data_dir) / CONLL14_SOURCE)]
     positions = range(len(full)) if indices is None else indices
     if len(positions) != len(sources) or any(i >= len(full) for i in positions):
         return False
@@ -199,15 +204,15 @@ def published_attacks(names: Sequence[str], sources: Sequence[str], indices: Seq
     """``{name: predictions}`` of the published attacks ``names`` for ``sources``: CoNLL-2014's
     1,312 sources, or the subset of them at ``indices`` (a :class:`~gecscore.metaeval.refsets.RefSet`'s
     ``indices`` after ``subset``). Other sources are refused: the attacks were made for these."""
+    from gecscore.benchdata import require
     from gecscore.io.text import read_lines
-    from gecscore.metaeval.refsets import data_root
 
     unknown = [n for n in names if n not in PUBLISHED]
     if unknown:
         raise GecInputError(f"unknown published attack(s) {', '.join(unknown)}; expected: {', '.join(PUBLISHED)}")
     if not names:
         return {}
-    root = data_root(data_dir)
+    root = require([CONLL14_SOURCE, *(f"attacks/{PUBLISHED[name]}" for name in names)], data_dir)
     if not aligned_with_conll14(sources, indices, data_dir):
         raise GecInputError("the published attacks are aligned with CoNLL-2014's sources "
                             f"({root / CONLL14_SOURCE}); the reference set's sources differ")
@@ -215,8 +220,8 @@ def published_attacks(names: Sequence[str], sources: Sequence[str], indices: Seq
     for name in names:
         path = root / "attacks" / PUBLISHED[name]
         lines = read_lines(path)
-        if len(lines) != 1312:
-            raise GecInputError(f"{len(lines)} lines, expected CoNLL-2014's 1312", str(path))
+        if len(lines) != CONLL14_SENTENCES:
+            raise GecInputError(f"{len(lines)} lines, expected CoNLL-2014's {CONLL14_SENTENCES}", str(path))
         positions = range(len(lines)) if indices is None else indices
         out[name] = [lines[i] for i in positions]
     return out

@@ -23,6 +23,9 @@ SEEDA_SYSTEM_SETS = {
 SEEDA_SET_ALIASES = {"+ref-f_gpt-3.5": "+ref-f", "+fluency": "+ref-f"}
 SEEDA_GRANULARITIES = {"sent": "SEEDA-S", "edit": "SEEDA-E"}
 HUMAN_METHODS = ("EW", "TS")
+#: where the named rankings are in the data folder (:mod:`gecscore.benchdata`)
+GJG15_SCORES = "gjg15/human_scores.tsv"
+SEEDA_HUMAN = "seeda/human"
 
 
 @dataclass(frozen=True)
@@ -153,12 +156,13 @@ def load_human(spec: str, data_dir: str | Path | None = None) -> dict[str, Human
     """Rankings named by ``spec``: ``gjg15``, ``seeda-base``, ``seeda-+input``, ``seeda-+ref-f``
     (also ``seeda-+fluency``, ``seeda-+REF-F_GPT-3.5``), ``seeda-all``, or the path of a TSV file
     (``system<TAB>score...`` with a header)."""
-    from gecscore.metaeval.refsets import data_root
+    from gecscore.benchdata import require
 
     if spec == "gjg15":
-        return gjg15_scores(data_root(data_dir) / "gjg15" / "human_scores.tsv")
+        return gjg15_scores(require([GJG15_SCORES], data_dir) / GJG15_SCORES)
     if spec.startswith("seeda-"):
-        return seeda_scores(data_root(data_dir) / "seeda" / "human", spec[len("seeda-"):])
+        seeda_set(spec[len("seeda-"):])   # an unknown set fails before anything is fetched
+        return seeda_scores(require([SEEDA_HUMAN + "/SYSTEMS.txt"], data_dir) / SEEDA_HUMAN, spec[len("seeda-"):])
     if Path(spec).is_file():
         return read_human_tsv(spec, prefix=f"{Path(spec).stem}-")
     raise GecInputError(f"unknown human ranking {spec!r}; expected gjg15, seeda-base, seeda-+input, "

@@ -19,7 +19,6 @@ listed in :attr:`RefSet.notes`.
 """
 from __future__ import annotations
 
-import os
 import warnings
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -62,12 +61,17 @@ PAPER_REFSETS = ("conll14-errant", "bn10gec", "e-minimal", "e-fluency", "ne-mini
 
 
 def data_root(data_dir: str | Path | None = None) -> Path:
-    """``data_dir``, else ``$GEC_DATA``, else ``../shared/data`` next to the repository."""
-    if data_dir is None:
-        data_dir = os.environ.get("GEC_DATA") or Path(__file__).resolve().parents[3] / ".." / "shared" / "data"
-    root = Path(data_dir)
+    """The evaluation data folder (:func:`gecscore.benchdata.data_folder`: ``data_dir``, else
+    ``$GEC_DATA``, else the per-user data folder), or a source checkout's ``shared/data`` when
+    that is the only one there. Readers of named sets call :func:`gecscore.benchdata.require`,
+    which also fetches and verifies them."""
+    from gecscore.benchdata.layout import candidate_folders
+
+    folders = candidate_folders(data_dir)
+    root = next((f for f in folders if f.is_dir()), folders[0])
     if not root.is_dir():
-        raise GecInputError("evaluation data folder not found (set GEC_DATA)", str(root))
+        raise GecInputError("evaluation data folder not found: `gecscore data get NAME` fetches a named set "
+                            "into it (`gecscore data list`)", str(root))
     return root
 
 
@@ -199,7 +203,9 @@ def load_refset(name_or_path: str | Path, data_dir: str | Path | None = None, *,
     notes: list[str] = []
     ixml_path = None
     if info is not None:
-        root = data_root(data_dir)
+        from gecscore.benchdata import require
+
+        root = require([info.path, info.ixml], data_dir)
         path = (root / info.path).resolve()
         if info.ixml and (root / info.ixml).is_file():
             ixml_path = (root / info.ixml).resolve()

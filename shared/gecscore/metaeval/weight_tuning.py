@@ -388,7 +388,8 @@ def load_datasets(specs: Sequence[str], level: str, assumption: str, *, method: 
     Outputs shared by several specs are labelled once."""
     from gecscore.metaeval.human import load_human, match_lines
     from gecscore.metaeval.leaderboard import discover_systems
-    from gecscore.metaeval.refsets import data_root, load_refset
+    from gecscore.benchdata import require
+    from gecscore.metaeval.refsets import load_refset
     from gecscore.io.text import read_lines
 
     if not specs:
@@ -399,9 +400,10 @@ def load_datasets(specs: Sequence[str], level: str, assumption: str, *, method: 
     datasets = []
     for spec in specs:
         if spec in BUILTIN or spec.lower().startswith("seeda-"):
-            root = data_root(data_dir)
-            rankings = load_human(spec if spec == "gjg15" else spec.lower(), data_dir)
             family = "gjg15" if spec == "gjg15" else "seeda"
+            root = require(["conll14/conll14.errant.m2"] + (["seeda/outputs/subset/INPUT.txt"] if family == "seeda"
+                                                            else []), data_dir)
+            rankings = load_human(spec if spec == "gjg15" else spec.lower(), data_dir)
             if family not in cache:
                 gold = load_refset("conll14-errant", data_dir)
                 if family == "gjg15":

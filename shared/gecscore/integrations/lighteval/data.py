@@ -53,9 +53,12 @@ class GecCorpus:
         return h.hexdigest()
 
 
-def data_root() -> Path:
-    """``GEC_DATA`` (the folder with ``conll14/`` and ``jfleg/``)."""
-    return Path(os.environ.get("GEC_DATA", "data")).expanduser()
+def data_root(*paths: str) -> Path:
+    """The evaluation data folder holding ``paths`` (:func:`gecscore.benchdata.require`:
+    ``$GEC_DATA``, else the per-user data folder; the named sets fetched on first use)."""
+    from gecscore.benchdata import require
+
+    return require(paths)
 
 
 def conll14(root: Path | None = None, m2_name: str = "official-2014.combined.m2") -> GecCorpus:
@@ -63,7 +66,7 @@ def conll14(root: Path | None = None, m2_name: str = "official-2014.combined.m2"
     source itself where a sentence has no annotation)."""
     from gecscore.io.m2 import read_m2
 
-    path = (root or data_root()) / "conll14" / m2_name
+    path = (root or data_root(f"conll14/{m2_name}")) / "conll14" / m2_name
     gold = read_m2(path)
     return GecCorpus("conll14", tuple(" ".join(g.source) for g in gold),
                      tuple(tuple(" ".join(t.tokens) for t in g.targets()) for g in gold), str(path))
@@ -71,7 +74,7 @@ def conll14(root: Path | None = None, m2_name: str = "official-2014.combined.m2"
 
 def jfleg(root: Path | None = None, split: str = "test") -> GecCorpus:
     """JFLEG ``{split}.src`` with its four references ``{split}.ref0`` .. ``ref3``."""
-    folder = (root or data_root()) / "jfleg"
+    folder = (root or data_root(f"jfleg/{split}.src")) / "jfleg"
     return from_files(folder / f"{split}.src", [folder / f"{split}.ref{k}" for k in range(4)],
                       name=f"jfleg_{split}")
 
