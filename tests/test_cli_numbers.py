@@ -12,14 +12,19 @@ from gecscore.cli.numbers import Number
 
 
 def numeric_flags() -> list[tuple[str, str, argparse.Action]]:
-    """(command, flag, action) of every flag whose value is a number, over every subcommand."""
-    parser = build_parser()
-    commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    """(command, flag, action) of every flag whose value is a number, over every subcommand at
+    any depth (``gecscore data get ...``)."""
     found = []
-    for command, subparser in commands.choices.items():
-        for action in subparser._actions:
-            if action.option_strings and action.type not in (None, str):
-                found.append((command, action.option_strings[0], action))
+
+    def walk(parser: argparse.ArgumentParser, command: list[str]) -> None:
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for name, subparser in action.choices.items():
+                    walk(subparser, [*command, name])
+            elif action.option_strings and action.type not in (None, str):
+                found.append((" ".join(command), action.option_strings[0], action))
+
+    walk(build_parser(), [])
     return found
 
 
@@ -58,7 +63,7 @@ def test_a_bad_value_is_refused_at_parse_time_naming_the_flag(command, flag, act
     assert number.minimum is not None or number.exclusive_minimum is not None, "every number has a lower bound"
     for value in _bad_values(number):
         with pytest.raises(SystemExit) as stopped:
-            PARSER.parse_args([command, f"{flag}={value}" if flag.startswith("--") else flag, *(
+            PARSER.parse_args([*command.split(), f"{flag}={value}" if flag.startswith("--") else flag, *(
                 [] if flag.startswith("--") else [value])])
         assert stopped.value.code == 2, (flag, value)
         err = capsys.readouterr().err
