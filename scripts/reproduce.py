@@ -421,6 +421,13 @@ def seeda_fit_lines(results: dict[str, dict]) -> list[str]:
     return lines
 
 
+def shown_option(value: object) -> object:
+    """An option as the report shows it: a local model folder by its last two parts (the
+    package and its folder), never the path of the machine that ran it."""
+    text = str(value)
+    return "/".join(Path(text).parts[-2:]) if text.startswith("/") and Path(text).is_dir() else value
+
+
 def report(results: dict[str, dict], work: Path, total_seconds: float,
            invocation: str = "python scripts/reproduce.py", sentence_level: list[str] | None = None,
            seeda_table: list[str] | None = None) -> str:
@@ -434,7 +441,7 @@ def report(results: dict[str, dict], work: Path, total_seconds: float,
              "`$GEC_DATA` is the evaluation data folder; `$WORK` the scratch folder of the run.",
              f"Total time: {total_seconds:.0f} s on this machine ({os.cpu_count()} CPUs).", ""]
     if models:
-        shown = ["/".join(Path(m).parts[-2:]) if Path(m).is_dir() else m for m in models]
+        shown = [shown_option(m) for m in models]
         lines += [f"BERTScore model of the PT-M2, PT-ERRANT and CLEME2.0-sim rows: `{', '.join(shown)}` "
                   "(the papers used bert-base-uncased, which is not available offline here; see the notes).", ""]
     if any(r["run"].judge for r in results.values()):
@@ -479,7 +486,7 @@ def report(results: dict[str, dict], work: Path, total_seconds: float,
         lines += ["```", result["command"], "```", "",
                   f"{board['n_sentences']} sentences, {len(board['systems'])} systems, "
                   f"{result['seconds']:.1f} s; reference set options: "
-                  + ", ".join(f"{k}={v}" for k, v in board["refset_options"].items()), ""]
+                  + ", ".join(f"{k}={shown_option(v)}" for k, v in board["refset_options"].items()), ""]
         humans = list(board.get("human", {}))
         lines += ["| config | " + " | ".join(f"{h} r | {h} rho" for h in humans) + " |",
                   "|---" * (2 * len(humans) + 1) + "|"]
