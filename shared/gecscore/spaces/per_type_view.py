@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Mapping
 
 from gecscore.options import PER_TYPE_GRANULARITIES
+from gecscore.result_text import number as formatted
 from gecscore.spaces.controls import NONE_CHOICES
 from gecscore.spaces.render import Bar, bar_chart_html, text
 
@@ -39,7 +40,7 @@ def per_type_html(table: Mapping) -> str:
     head = "".join(f"<th>{text(c)}</th>" for c in ("type", *counts, *ratios))
     body = "".join(
         f'<tr data-type="{text(name)}"><td>{text(name)}</td>'
-        + "".join(f"<td>{row[c]:.4g}</td>" for c in (*counts, *ratios)) + "</tr>"
+        + "".join(f"<td>{formatted(row[c], '.4g')}</td>" for c in (*counts, *ratios)) + "</tr>"
         for name, row in rows.items())
     return (f'<div class="gec-per-type" data-granularity="{text(table["granularity"])}">{chart}'
             f'<table class="gec-per-type-table"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>')

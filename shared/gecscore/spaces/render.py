@@ -37,11 +37,13 @@ def text(value) -> str:
 
 
 def number(value, digits: int = 4) -> str:
-    """Floats rounded for display; everything else as text."""
+    """Floats rounded for display ("undefined" for NaN, never "nan"); everything else as text."""
+    from gecscore.result_text import number as formatted
+
     if isinstance(value, bool) or value is None:
         return text(value)
     if isinstance(value, float):
-        return f"{value:.{digits}f}"
+        return formatted(value, f".{digits}f")
     return text(value)
 
 
