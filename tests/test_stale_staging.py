@@ -45,3 +45,14 @@ def test_a_leaderboard_run_removes_what_a_killed_run_left(tmp_path, monkeypatch)
     write_leaderboard(board, tmp_path / "out", plots=False)
     assert not killed.exists()
     assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".out.")) == []
+
+
+def test_a_killed_download_leaves_no_part_file_for_ever(tmp_path):
+    target = tmp_path / "conll14" / "source.txt"
+    target.parent.mkdir()
+    dead, live = target.with_name(".source.txt.4242.part"), target.with_name(".source.txt.4343.part")
+    dead.write_bytes(b"half")
+    live.write_bytes(b"writing")
+    _age(dead, STALE_STAGING_S + 60)
+    assert remove_stale_staging(target, ("part", "derived")) == [dead]
+    assert live.exists()

@@ -128,10 +128,11 @@ STALE_STAGING_S = 3600.0
 
 
 def remove_stale_staging(folder: Path, suffixes: Iterable[str]) -> list[Path]:
-    """Delete the staging folders a killed run left beside ``folder`` (``.<name>.<random>.<suffix>``,
-    made by :func:`tempfile.mkdtemp` for a whole-folder write, ``suffix`` among ``suffixes``) once
-    older than :data:`STALE_STAGING_S`; the folders deleted. A run that is still writing keeps its
-    own (it is younger), and nothing else is touched."""
+    """Delete what a killed run left beside ``folder`` (a folder or file): its staging folders
+    or partial files ``.<name>.<random>.<suffix>`` (``suffix`` among ``suffixes``: made by
+    :func:`tempfile.mkdtemp` for a whole-folder write, or a download's ``.part``) once older than
+    :data:`STALE_STAGING_S`; the paths deleted. A run that is still writing keeps its own (it is
+    younger), and nothing else is touched."""
     import shutil
     import time
 
@@ -146,9 +147,13 @@ def remove_stale_staging(folder: Path, suffixes: Iterable[str]) -> list[Path]:
                 stat = candidate.lstat()
             except OSError:
                 continue
-            if candidate.is_dir() and not candidate.is_symlink() and now - stat.st_mtime > STALE_STAGING_S:
+            if now - stat.st_mtime <= STALE_STAGING_S or candidate.is_symlink():
+                continue
+            if candidate.is_dir():
                 shutil.rmtree(candidate, ignore_errors=True)
-                removed.append(candidate)
+            else:
+                candidate.unlink(missing_ok=True)
+            removed.append(candidate)
     return removed
 
 

@@ -30,6 +30,7 @@ from gecscore.benchdata.catalogue import (CATALOGUE, COPY, EMBEDDED, SEEDA_SYSTE
 from gecscore.benchdata.layout import (MARKER_DIR, FileState, Verifier, candidate_folders, data_folder, offline,
                                        offline_variable)
 from gecscore.errors import GecInputError
+from gecscore.outputs import remove_stale_staging
 
 BASE_URL_ENV = "GECSCORE_DATA_BASE_URL"
 DEFAULT_BASE_URL = "https://raw.githubusercontent.com"
@@ -150,6 +151,7 @@ def _fetch_file(file: DataFile, root: Path, dataset: DataSet, downloader: _Downl
         target.parent.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         raise _fail_write(root, error) from None
+    remove_stale_staging(target, ("part", "derived"))   # what a killed download left
     part = _part(target)
     derived = _part(target, "derived")
     url = url_of(file)
