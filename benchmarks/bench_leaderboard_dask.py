@@ -38,11 +38,11 @@ def data_dir() -> Path:
 
 def units(names: list[str]) -> None:
     """Per-configuration seconds per system in one process (first system: + reference side)."""
-    from gecscore.metaeval.leaderboard import discover_systems
-    from gecscore.metaeval.refsets import load_refset
-    from gecscore.metaeval.shared_data import ReferenceData, SystemData
-    from gecscore.metaeval.specs import resolve
-    from gecscore.metaeval.system_scores import score_system
+    from gecscore.leaderboard.systems import discover_systems
+    from gecscore.benchdata.refsets import load_refset
+    from gecscore.leaderboard.shared_data import ReferenceData, SystemData
+    from gecscore.leaderboard.specs import resolve
+    from gecscore.leaderboard.system_scores import score_system
 
     root = data_dir()
     started = time.perf_counter()
@@ -68,12 +68,12 @@ def units(names: list[str]) -> None:
 def model_pass(names: list[str]) -> None:
     """PT-M2 (corpus) with the offline all-MiniLM-L6-v2 on CPU, one system after the other in
     one process: the first includes loading the model and encoding the reference side."""
-    from gecscore.metaeval.leaderboard import discover_systems
-    from gecscore.metaeval.refsets import load_refset
-    from gecscore.metaeval.presets import PRESETS
-    from gecscore.metaeval.run_wide import RunWide
-    from gecscore.metaeval.shared_data import ReferenceData, SystemData
-    from gecscore.metaeval.system_scores import score_all_systems
+    from gecscore.leaderboard.systems import discover_systems
+    from gecscore.benchdata.refsets import load_refset
+    from gecscore.leaderboard.presets import PRESETS
+    from gecscore.leaderboard.run_wide import RunWide
+    from gecscore.leaderboard.shared_data import ReferenceData, SystemData
+    from gecscore.leaderboard.system_scores import score_all_systems
     from gecscore.models.bundled import local_minilm_dir
 
     model = local_minilm_dir()

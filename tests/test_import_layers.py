@@ -22,7 +22,10 @@ LAYERS: list[tuple[str, set[str]]] = [
     ("seam", {"metric", "judged_metric"}),
     ("families", {"chunks", "m2", "imeasure", "dsgram", "gleu", "green", "gotoscorer", "some", "impara",
                   "scribendi", "llm_eval"}),
-    ("uses", {"metaeval", "evaluate_info", "publish", "spaces", "attribution"}),
+    ("benchmark data", {"benchdata"}),
+    ("statistics", {"metaeval", "significance"}),
+    ("leaderboard", {"leaderboard"}),
+    ("uses", {"robustness", "evaluate_info", "publish", "spaces", "attribution"}),
     ("entries", {"cli", "__main__", "<package>", "integrations"}),
 ]
 
@@ -84,6 +87,20 @@ def test_every_import_runs_down_the_layers(graph):
     upward = [f"{a} ({LAYERS[layer(a)][0]}) imports {b} ({LAYERS[layer(b)][0]})"
               for a, deps in graph.items() for b in deps if layer(b) > layer(a)]
     assert not upward, "\n".join(sorted(upward))
+
+
+#: where a leaderboard's cells are scored besides this process; the caller (the CLI) picks one
+EXECUTORS = {"gecscore.leaderboard.processes", "gecscore.leaderboard.dask_cluster"}
+
+
+def test_the_leaderboard_core_imports_no_executor(graph):
+    """The board knows the executor protocol only (gecscore.leaderboard.executor): the local
+    process pool and the Dask cluster are chosen by the CLI (or a script), never imported by the
+    board, its scoring, cache or reports."""
+    assert EXECUTORS <= set(graph)
+    core = [m for m in graph if unit(m) == "leaderboard" and m not in EXECUTORS]
+    found = sorted(f"{m} imports {d}" for m in core for d in graph[m] & EXECUTORS)
+    assert not found, "\n".join(found)
 
 
 def test_no_two_folders_import_each_other(graph):

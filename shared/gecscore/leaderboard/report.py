@@ -25,7 +25,7 @@ from gecscore.errors import GecInputError
 from gecscore.outputs import json_text
 from gecscore.result_text import number
 
-from gecscore.metaeval.leaderboard import Leaderboard
+from gecscore.leaderboard.board import Leaderboard
 
 
 def _fmt(value: float | None, digits: int = 4) -> str:
@@ -455,7 +455,7 @@ def window_plot(board: Leaderboard, human: str, path: str | Path) -> Path:
     return path
 
 
-#: colour of each verdict of :class:`gecscore.metaeval.leaderboard.PairwiseSystems`
+#: colour of each verdict of :class:`gecscore.metaeval.system_pairs.PairwiseSystems`
 PAIR_COLOURS = {"agree": "#2e8b57", "disagree": "#c0392b", "metric-tie": "#b0b0b0", "human-tie": "#f2f2f2"}
 
 
