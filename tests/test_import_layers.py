@@ -103,6 +103,40 @@ def test_the_leaderboard_core_imports_no_executor(graph):
     assert not found, "\n".join(found)
 
 
+#: the rooms of statistics: functions over scores, human rankings and sentence statistics
+STATISTICS = {"metaeval", "significance"}
+#: what runs metrics or processes; a statistics module imports none of it
+RUNS_METRICS = {"gecscore.metric", "gecscore.judged_metric", "gecscore.registry"}
+RUNS_PROCESSES = {"multiprocessing", "concurrent", "dask", "distributed"}
+
+
+def test_the_statistics_run_no_metric_and_no_process(graph):
+    """Williams' test, TrueSkill or a paired bootstrap for one's own scores imports neither the
+    metric seam nor the registry, nor a process pool or a cluster client: the leaderboard uses
+    the statistics, never the other way."""
+    paths = module_names()
+    found = []
+    for module, deps in graph.items():
+        if unit(module) not in STATISTICS:
+            continue
+        found += [f"{module} imports {d}" for d in sorted(deps) if d in RUNS_METRICS or unit(d) == "leaderboard"]
+        found += [f"{module} imports {name}" for name in sorted(outside_imports(paths[module]))
+                  if name.split(".")[0] in RUNS_PROCESSES]
+    assert "metaeval" in {unit(m) for m in graph}   # the check cannot pass by finding no statistics
+    assert not found, "\n".join(found)
+
+
+def outside_imports(path: Path) -> set[str]:
+    """The modules outside the library that ``path`` imports anywhere in it."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            found.add(node.module)
+    return {name for name in found if not name.startswith("gecscore")}
+
+
 def test_no_two_folders_import_each_other(graph):
     """Sideways imports within a layer (CLEME's per-type table reads M2's type rules) run one
     way only: the folder graph has no ring either."""
