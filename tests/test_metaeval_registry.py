@@ -153,15 +153,19 @@ def test_a_spec_names_a_local_model_as_signatures_do(tmp_path):
 
 
 def test_a_configuration_naming_its_own_judge_is_available(tmp_path):
+    from gecscore.leaderboard.configurations import resolve_configuration
     from gecscore.leaderboard.run_wide import RunWide, unavailable_reason
     from gecscore.leaderboard.specs import parse_spec
 
-    assert "needs a judge endpoint" in unavailable_reason(parse_spec("llm_s"), RunWide())
-    assert unavailable_reason(parse_spec(f"llm_s:backend=transformers,model={tmp_path}"), RunWide()) is None
-    assert unavailable_reason(parse_spec("llm_e:base_url=http://127.0.0.1:9/v1"), RunWide()) is None
-    assert unavailable_reason(parse_spec("dsgram"), RunWide(judge={"backend": "transformers", "model": "m"})) is None
+    def reason(spec: str, run: RunWide = RunWide()) -> str | None:
+        return unavailable_reason(resolve_configuration(parse_spec(spec), run), run)
+
+    assert "needs a judge endpoint" in reason("llm_s")
+    assert reason(f"llm_s:backend=transformers,model={tmp_path}") is None
+    assert reason("llm_e:base_url=http://127.0.0.1:9/v1") is None
+    assert reason("dsgram", RunWide(judge={"backend": "transformers", "model": "m"})) is None
     # a transformers judge without a model names none
-    assert unavailable_reason(parse_spec("llm_s:backend=transformers"), RunWide()) is not None
+    assert reason("llm_s:backend=transformers") is not None
 
 
 def test_configurations_share_what_their_metrics_declare(tiny, tmp_path):
