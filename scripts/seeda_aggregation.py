@@ -22,8 +22,9 @@ def table(system_set: str, metrics: list[str]) -> list[str]:
     """Markdown rows: one per metric, r / rho per aggregation and human ranking."""
     from gecscore.io.text import read_lines
     from gecscore.metaeval.human import load_human, match_lines
-    from gecscore.metaeval.leaderboard import discover_systems, run_leaderboard
-    from gecscore.metaeval.refsets import load_refset
+    from gecscore.leaderboard.board import run_leaderboard
+    from gecscore.leaderboard.systems import discover_systems
+    from gecscore.benchdata.refsets import load_refset
 
     subset = DATA / "seeda" / "outputs" / "subset"
     refset = load_refset("conll14", DATA)

@@ -77,7 +77,7 @@ def section_lines(system_set: str = "base", ties: str = "neutral", window: int =
     from gecscore.errors import MissingModelError
     from gecscore.io.text import read_lines
     from gecscore.metaeval.human import match_lines, seeda_scores, seeda_systems
-    from gecscore.metaeval.run_wide import similarity_model
+    from gecscore.leaderboard.run_wide import similarity_model
     from gecscore.metaeval.sentence_level import pairwise_agreement, read_judgments, window_analysis
 
     seeda = DATA / "seeda"

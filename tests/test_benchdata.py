@@ -227,9 +227,9 @@ def test_the_files_gecscore_makes_match_their_pinned_checksums():
 
 
 def test_every_named_path_the_code_reads_is_catalogued():
-    from gecscore.metaeval.attacks import CONLL14_SOURCE, PUBLISHED
+    from gecscore.robustness.attacks import CONLL14_SOURCE, PUBLISHED
     from gecscore.metaeval.human import GJG15_SCORES, SEEDA_HUMAN
-    from gecscore.metaeval.refsets import REFSETS
+    from gecscore.benchdata.refsets import REFSETS
 
     paths = {f.path for d in CATALOGUE.values() for f in d.files}
     named = {CONLL14_SOURCE, GJG15_SCORES, *(f"attacks/{f}" for f in PUBLISHED.values()),

@@ -26,8 +26,9 @@ from gecscore.cache import safe_pickle, store as store_module
 from gecscore.cache.store import MAGIC, STALE_TEMPORARY_S, DiskCache
 from gecscore.cli import main
 from gecscore.extract.errant_edits import CACHE_NAMESPACE, PERSIST_MIN_PAIRS, ErrantExtractor
-from gecscore.metaeval import cell_cache
-from gecscore.metaeval.leaderboard import run_leaderboard
+from gecscore.leaderboard import cell_cache
+from gecscore.leaderboard.board import run_leaderboard
+from gecscore.leaderboard.configurations import MetricConfig, resolve_configuration
 
 from tiny_board import write_tiny_board
 
@@ -132,7 +133,7 @@ def test_a_cell_stored_for_another_identity_is_not_used(store_dir, tmp_path):
     (tmp_path / "board").mkdir()
     refset, systems = write_tiny_board(tmp_path / "board")
     cells = cell_cache.CellCache.for_run(refset)
-    configuration = cells.configuration("pt_m2", {"scorer": "none"})
+    configuration = cells.configuration(resolve_configuration(MetricConfig("pt_m2", "pt_m2", (("scorer", "none"),))))
     key = cells.cell_key(configuration, "system-digest")
     asked = cell_cache.CellIdentity(configuration, "system-digest", (), 2)
     cells.put(key, cell_cache.CellIdentity(configuration, "another system", (), 2), "another's score")

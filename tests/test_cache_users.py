@@ -9,9 +9,10 @@ import dataclasses
 import pytest
 
 from gecscore.cache.keys import environment_digest, package_digest, path_fingerprint
-from gecscore.metaeval import cell_cache
-from gecscore.metaeval.cell_cache import CellCache, system_digest
-from gecscore.metaeval.leaderboard import run_leaderboard
+from gecscore.leaderboard import cell_cache
+from gecscore.leaderboard.cell_cache import CellCache, system_digest
+from gecscore.leaderboard.configurations import Configuration, MetricConfig, resolve_configuration
+from gecscore.leaderboard.board import run_leaderboard
 
 from tiny_board import write_tiny_board
 
@@ -28,6 +29,11 @@ def board(tmp_path):
     return write_tiny_board(tmp_path / "board")
 
 
+def configured(metric: str, options: dict) -> Configuration:
+    """``metric`` with ``options``, resolved as a leaderboard run resolves a configuration."""
+    return resolve_configuration(MetricConfig(metric, metric, tuple(options.items())))
+
+
 def cells_in(store_dir) -> int:
     return len(list((store_dir / cell_cache.CACHE_NAMESPACE).glob("*/*")))
 
@@ -38,22 +44,22 @@ def test_every_component_of_a_cell_key_changes_it(store_dir, board, monkeypatch)
     refset, systems = board
     cells = CellCache.for_run(refset)
     system = system_digest(systems[0])
-    base = cells.key("pt_m2", {"scorer": "none"}, system)
-    assert base == CellCache.for_run(refset).key("pt_m2", {"scorer": "none"}, system)   # stable
-    assert cells.key("pt_m2", {"scorer": "none", "beta": 0.3}, system) != base          # an option
-    assert cells.key("pt_m2", {"scorer": "none", "level": "sentence"}, system) != base
-    assert cells.key("pt_m2", {"scorer": "none"}, system_digest(systems[1])) != base     # the system's bytes
-    assert cells.key("pt_m2", {"scorer": "none"}, system, ("a", "b")) != base            # the run's systems
+    base = cells.key(configured("pt_m2", {"scorer": "none"}), system)
+    assert base == CellCache.for_run(refset).key(configured("pt_m2", {"scorer": "none"}), system)   # stable
+    assert cells.key(configured("pt_m2", {"scorer": "none", "beta": 0.3}), system) != base          # an option
+    assert cells.key(configured("pt_m2", {"scorer": "none", "level": "sentence"}), system) != base
+    assert cells.key(configured("pt_m2", {"scorer": "none"}), system_digest(systems[1])) != base     # the system's bytes
+    assert cells.key(configured("pt_m2", {"scorer": "none"}), system, ("a", "b")) != base            # the run's systems
     other_gold = dataclasses.replace(refset, sentences=refset.sentences[:1])
-    assert CellCache.for_run(other_gold).key("pt_m2", {"scorer": "none"}, system) != base  # the gold's content
+    assert CellCache.for_run(other_gold).key(configured("pt_m2", {"scorer": "none"}), system) != base  # the gold's content
     subset = dataclasses.replace(refset, indices=(0, 1))
-    assert CellCache.for_run(subset).key("pt_m2", {"scorer": "none"}, system) != base      # the positions
+    assert CellCache.for_run(subset).key(configured("pt_m2", {"scorer": "none"}), system) != base      # the positions
     monkeypatch.setattr(cell_cache, "environment_digest", lambda: "numpy-0.0")              # a version
-    assert CellCache.for_run(refset).key("pt_m2", {"scorer": "none"}, system) != base
+    assert CellCache.for_run(refset).key(configured("pt_m2", {"scorer": "none"}), system) != base
     monkeypatch.undo()
     monkeypatch.setenv("GECSCORE_CACHE_DIR", str(store_dir))
     monkeypatch.setattr(cell_cache, "package_digest", lambda: "edited code")               # the code
-    assert CellCache.for_run(refset).key("pt_m2", {"scorer": "none"}, system) != base
+    assert CellCache.for_run(refset).key(configured("pt_m2", {"scorer": "none"}), system) != base
 
 
 def test_a_model_replaced_in_place_changes_the_key(store_dir, board, tmp_path):
@@ -64,9 +70,9 @@ def test_a_model_replaced_in_place_changes_the_key(store_dir, board, tmp_path):
     cells = CellCache.for_run(refset)
     system = system_digest(systems[0])
     options = {"scorer": "bertscore", "model": str(model)}
-    before = cells.key("pt_m2", options, system)
+    before = cells.key(configured("pt_m2", options), system)
     (model / "weights.bin").write_bytes(b"second weights")   # same path, other weights
-    assert cells.key("pt_m2", options, system) != before
+    assert cells.key(configured("pt_m2", options), system) != before
     assert path_fingerprint(str(model)) != path_fingerprint(str(tmp_path))
     assert path_fingerprint("no-such-model-anywhere") == ""
 
@@ -94,7 +100,7 @@ def test_cells_read_back_equal_the_computed_ones_and_judges_are_never_kept(store
             assert (a.score, a.signature, a.details) == (b.score, b.signature, b.details)
             assert (a.sentence_stats == b.sentence_stats).all()
             assert a.statistic(a.sentence_stats.mean(axis=0)) == b.statistic(b.sentence_stats.mean(axis=0))
-    assert CellCache.for_run(refset).key("dsgram", {}, "x") is None
+    assert CellCache.for_run(refset).key(configured("dsgram", {}), "x") is None
 
 
 def test_gotoscorer_cells_depend_on_the_other_systems(store_dir, board, monkeypatch):

@@ -22,7 +22,10 @@ LAYERS: list[tuple[str, set[str]]] = [
     ("seam", {"metric", "judged_metric"}),
     ("families", {"chunks", "m2", "imeasure", "dsgram", "gleu", "green", "gotoscorer", "some", "impara",
                   "scribendi", "llm_eval"}),
-    ("uses", {"metaeval", "evaluate_info", "publish", "spaces", "attribution"}),
+    ("benchmark data", {"benchdata"}),
+    ("statistics", {"metaeval", "significance"}),
+    ("leaderboard", {"leaderboard"}),
+    ("uses", {"robustness", "evaluate_info", "publish", "spaces", "attribution"}),
     ("entries", {"cli", "__main__", "<package>", "integrations"}),
 ]
 
@@ -84,6 +87,54 @@ def test_every_import_runs_down_the_layers(graph):
     upward = [f"{a} ({LAYERS[layer(a)][0]}) imports {b} ({LAYERS[layer(b)][0]})"
               for a, deps in graph.items() for b in deps if layer(b) > layer(a)]
     assert not upward, "\n".join(sorted(upward))
+
+
+#: where a leaderboard's cells are scored besides this process; the caller (the CLI) picks one
+EXECUTORS = {"gecscore.leaderboard.processes", "gecscore.leaderboard.dask_cluster"}
+
+
+def test_the_leaderboard_core_imports_no_executor(graph):
+    """The board knows the executor protocol only (gecscore.leaderboard.executor): the local
+    process pool and the Dask cluster are chosen by the CLI (or a script), never imported by the
+    board, its scoring, cache or reports."""
+    assert EXECUTORS <= set(graph)
+    core = [m for m in graph if unit(m) == "leaderboard" and m not in EXECUTORS]
+    found = sorted(f"{m} imports {d}" for m in core for d in graph[m] & EXECUTORS)
+    assert not found, "\n".join(found)
+
+
+#: the rooms of statistics: functions over scores, human rankings and sentence statistics
+STATISTICS = {"metaeval", "significance"}
+#: what runs metrics or processes; a statistics module imports none of it
+RUNS_METRICS = {"gecscore.metric", "gecscore.judged_metric", "gecscore.registry"}
+RUNS_PROCESSES = {"multiprocessing", "concurrent", "dask", "distributed"}
+
+
+def test_the_statistics_run_no_metric_and_no_process(graph):
+    """Williams' test, TrueSkill or a paired bootstrap for one's own scores imports neither the
+    metric seam nor the registry, nor a process pool or a cluster client: the leaderboard uses
+    the statistics, never the other way."""
+    paths = module_names()
+    found = []
+    for module, deps in graph.items():
+        if unit(module) not in STATISTICS:
+            continue
+        found += [f"{module} imports {d}" for d in sorted(deps) if d in RUNS_METRICS or unit(d) == "leaderboard"]
+        found += [f"{module} imports {name}" for name in sorted(outside_imports(paths[module]))
+                  if name.split(".")[0] in RUNS_PROCESSES]
+    assert "metaeval" in {unit(m) for m in graph}   # the check cannot pass by finding no statistics
+    assert not found, "\n".join(found)
+
+
+def outside_imports(path: Path) -> set[str]:
+    """The modules outside the library that ``path`` imports anywhere in it."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            found.add(node.module)
+    return {name for name in found if not name.startswith("gecscore")}
 
 
 def test_no_two_folders_import_each_other(graph):

@@ -21,9 +21,10 @@ import pytest
 from waiting import HANG_GUARD_S, wait_until
 
 from gecscore.cli import main
-from gecscore.metaeval import report
-from gecscore.metaeval.leaderboard import discover_systems, run_leaderboard
-from gecscore.metaeval.refsets import load_refset
+from gecscore.leaderboard import report
+from gecscore.leaderboard.board import run_leaderboard
+from gecscore.leaderboard.systems import discover_systems
+from gecscore.benchdata.refsets import load_refset
 
 SRC = Path(__file__).resolve().parents[1] / "shared"
 

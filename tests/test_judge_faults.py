@@ -215,8 +215,8 @@ def test_credentials_never_reach_a_connection_error():
 
 
 def test_leaderboard_run_options_mask_the_judge_url():
-    from gecscore.metaeval.leaderboard import judge_description
-    from gecscore.metaeval.run_wide import RunWide
+    from gecscore.leaderboard.board import judge_description
+    from gecscore.leaderboard.run_wide import RunWide
 
     options = RunWide(judge={"base_url": "http://u:topsecret@judge.local/v1", "model": "m"})
     assert "topsecret" not in judge_description(options)

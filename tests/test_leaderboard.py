@@ -10,9 +10,11 @@ import pytest
 from gecscore.cli import main
 from gecscore.errors import GecInputError
 from gecscore.metaeval.human import gjg15_scores
-from gecscore.metaeval.leaderboard import discover_systems, run_leaderboard
-from gecscore.metaeval.refsets import load_refset
-from gecscore.metaeval.specs import resolve
+from gecscore.leaderboard.board import run_leaderboard
+from gecscore.leaderboard.processes import LocalProcesses
+from gecscore.leaderboard.systems import discover_systems
+from gecscore.benchdata.refsets import load_refset
+from gecscore.leaderboard.specs import resolve
 
 from datapaths import CONLL14, GEC_DATA, require
 
@@ -87,7 +89,7 @@ def test_parallel_workers_give_the_same_scores(tiny):
     systems = discover_systems(None, tiny / "hyp")
     assert [s.name for s in systems] == ["HALF", "INPUT", "PERFECT", "WRONG"]
     one = run_leaderboard(refset, systems, ["cleme", "cleme2"], progress=False)
-    two = run_leaderboard(refset, systems, ["cleme", "cleme2"], jobs=2, progress=False)
+    two = run_leaderboard(refset, systems, ["cleme", "cleme2"], executor=LocalProcesses(2), progress=False)
     assert {c.name for c in one.configs} == {c.name for c in two.configs}
     assert len(one.configs) == 12
     for config in one.configs:
@@ -139,7 +141,7 @@ def test_worker_errors_reach_the_caller_and_no_worker_is_left(tiny):
     (tiny / "hyp" / "SHORT.m2").write_text("S a b c d\n" + NOOP + "\n")
     refset = load_refset(tiny / "gold.m2")
     with pytest.raises(GecInputError, match="SHORT.m2"):
-        run_leaderboard(refset, discover_systems(None, tiny / "hyp"), ["cleme2-corpus-dep"], jobs=2,
+        run_leaderboard(refset, discover_systems(None, tiny / "hyp"), ["cleme2-corpus-dep"], executor=LocalProcesses(2),
                         progress=False)
     assert not [p for p in multiprocessing.active_children() if p.name == "gecscore-leaderboard"]
 

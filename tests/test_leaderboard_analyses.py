@@ -11,9 +11,11 @@ import pytest
 from gecscore.cli import main
 from gecscore.errors import GecInputError
 from gecscore.metaeval.human import HumanScores, load_human, seeda_scores, seeda_systems
-from gecscore.metaeval.leaderboard import Leaderboard, aggregate_scores, pairwise_systems
-from gecscore.metaeval.configurations import MetricConfig
-from gecscore.metaeval.system_scores import SystemScore
+from gecscore.leaderboard.analyses import aggregate_scores
+from gecscore.leaderboard.board import Leaderboard
+from gecscore.metaeval.system_pairs import pairwise_systems
+from gecscore.leaderboard.configurations import MetricConfig
+from gecscore.leaderboard.system_scores import SystemScore
 from gecscore.metaeval.trueskill_aggregate import trueskill_aggregate
 
 from datapaths import CONLL14, GEC_DATA, require
@@ -122,7 +124,7 @@ def test_real_seeda_ref_f_outputs_and_rankings():
 def test_system_names_keep_dots_inside():
     from pathlib import Path
 
-    from gecscore.metaeval.leaderboard import system_name
+    from gecscore.leaderboard.systems import system_name
 
     assert system_name(Path("GPT-3.5.txt")) == "GPT-3.5"          # SEEDA's system
     assert system_name(Path("AMU.errant.m2")) == "AMU" == system_name(Path("AMU.txt"))
@@ -137,8 +139,9 @@ def test_real_seeda_trueskill_aggregation_correlates_as_by_hand():
 
     from gecscore.io.text import read_lines
     from gecscore.metaeval.human import match_lines
-    from gecscore.metaeval.leaderboard import discover_systems, run_leaderboard
-    from gecscore.metaeval.refsets import load_refset
+    from gecscore.leaderboard.board import run_leaderboard
+    from gecscore.leaderboard.systems import discover_systems
+    from gecscore.benchdata.refsets import load_refset
 
     subset = require(GEC_DATA / "seeda" / "outputs" / "subset")
     require(CONLL14 / "official-2014.combined.m2")

@@ -21,10 +21,13 @@ distributed = pytest.importorskip("distributed", reason="distributed is not inst
 
 from datapaths import CONLL14, GEC_DATA, REPO, require  # noqa: E402
 from gecscore.errors import GecInputError  # noqa: E402
-from gecscore.metaeval import leaderboard_dask  # noqa: E402
-from gecscore.metaeval.leaderboard import discover_systems, run_leaderboard  # noqa: E402
-from gecscore.metaeval.refsets import load_refset  # noqa: E402
-from gecscore.metaeval.run_wide import RunWide  # noqa: E402
+from gecscore.leaderboard import dask_cluster as leaderboard_dask  # noqa: E402
+from gecscore.leaderboard.board import run_leaderboard  # noqa: E402
+from gecscore.leaderboard.systems import discover_systems  # noqa: E402
+from gecscore.benchdata.refsets import load_refset  # noqa: E402
+from gecscore.leaderboard.dask_cluster import DaskCluster  # noqa: E402
+from gecscore.leaderboard.processes import LocalProcesses  # noqa: E402
+from gecscore.leaderboard.run_wide import RunWide  # noqa: E402
 from tiny_board import write_tiny_board  # noqa: E402
 from waiting import wait_until  # noqa: E402
 
@@ -227,14 +230,14 @@ def test_workers_keep_their_reference_state_and_model_passes_go_to_the_gpu_worke
     run = RunWide(similarity={"model": model}) if model else None
     local = run_leaderboard(refset, systems, names, options=run, progress=False)
     with cluster(tmp_path, {"cpu": [], "gpu": ["--resources", "GPU=1"]}) as c:
-        first = run_leaderboard(refset, systems, names, options=run, progress=False, scheduler=c.address)
-        second = run_leaderboard(refset, systems, names[:1], options=run, progress=False, scheduler=c.address)
+        first = run_leaderboard(refset, systems, names, options=run, progress=False, executor=DaskCluster(c.address))
+        second = run_leaderboard(refset, systems, names[:1], options=run, progress=False, executor=DaskCluster(c.address))
         states = worker_states(c.address)
         short = root / "short"
         short.mkdir()
         (short / "SHORT.txt").write_text("He goes home .\n")
         with pytest.raises(GecInputError, match="1 lines but the reference set"):
-            run_leaderboard(refset, discover_systems(short), ["m2-corpus"], progress=False, scheduler=c.address)
+            run_leaderboard(refset, discover_systems(short), ["m2-corpus"], progress=False, executor=DaskCluster(c.address))
     same_within_tolerance(first, local, model_configs={"pt_m2-corpus"})
     assert second.column("m2-corpus") == local.column("m2-corpus")
     # one state per worker that ran anything (the same key on each); its task count covers both runs
@@ -260,7 +263,7 @@ def test_conll14_on_a_cluster_with_a_worker_killed(tmp_path, monkeypatch):
     systems = discover_systems(require(CONLL14 / "systems"))
     assert len(systems) == 13
     refset = load_refset("conll14", GEC_DATA)
-    local = run_leaderboard(refset, systems, MODEL_FREE, jobs=2, progress=False)
+    local = run_leaderboard(refset, systems, MODEL_FREE, executor=LocalProcesses(2), progress=False)
     with cluster(tmp_path, {"w0": [], "w1": []}) as c:
         arrived = []
         collect = leaderboard_dask.collect
@@ -274,7 +277,7 @@ def test_conll14_on_a_cluster_with_a_worker_killed(tmp_path, monkeypatch):
             return collect(rows, *args)
 
         monkeypatch.setattr(leaderboard_dask, "collect", collect_then_kill)
-        on_dask = run_leaderboard(refset, systems, MODEL_FREE, progress=False, scheduler=c.address)
+        on_dask = run_leaderboard(refset, systems, MODEL_FREE, progress=False, executor=DaskCluster(c.address))
         assert c.workers["w1"].wait(10) == -signal.SIGKILL
         states = worker_states(c.address)
     assert len(arrived) == 13 and sorted(name for name, _, _ in arrived) == [s.name for s in systems]
@@ -347,7 +350,7 @@ def test_a_scheduler_without_workers_and_a_bad_timeout_are_refused(tiny, tmp_pat
     assert "give --scheduler" in capsys.readouterr().err
     with cluster(tmp_path, {}) as c:   # a scheduler, no worker
         with pytest.raises(leaderboard_dask.ClusterError, match="no worker"):
-            run_leaderboard(refset, systems, ["m2-corpus"], progress=False, scheduler=c.address, connect_timeout=2)
+            run_leaderboard(refset, systems, ["m2-corpus"], progress=False, executor=DaskCluster(c.address, 2))
 
 
 def test_losing_every_worker_mid_run_is_one_line_status_4_and_out_untouched(tmp_path, monkeypatch, capsys):
@@ -419,7 +422,7 @@ def test_a_worker_killed_mid_run_costs_only_its_tasks(tmp_path, monkeypatch):
             return collect(rows, *args)
 
         monkeypatch.setattr(leaderboard_dask, "collect", collect_then_kill)
-        on_dask = run_leaderboard(refset, systems, configs, progress=False, scheduler=c.address)
+        on_dask = run_leaderboard(refset, systems, configs, progress=False, executor=DaskCluster(c.address))
         assert c.workers["w1"].wait(60) == -signal.SIGKILL
         states = worker_states(c.address)
     assert list(states) == ["w0"]

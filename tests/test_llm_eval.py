@@ -431,11 +431,14 @@ def test_llm_e_shows_each_outputs_edits_together():
 
 
 def test_the_leaderboard_scores_joint_llm_configurations_together():
-    from gecscore.metaeval.configurations import scored_together
-    from gecscore.metaeval.specs import parse_spec
+    from gecscore.leaderboard.configurations import resolve_configuration
+    from gecscore.leaderboard.specs import parse_spec
 
-    assert scored_together(parse_spec("llm_s")) and scored_together(parse_spec("llm_e:criteria=impact"))
-    assert not scored_together(parse_spec("llm_s:targets_per_prompt=1"))
+    def scored_together(spec: str) -> bool:
+        return resolve_configuration(parse_spec(spec)).scored_together
+
+    assert scored_together("llm_s") and scored_together("llm_e:criteria=impact")
+    assert not scored_together("llm_s:targets_per_prompt=1")
 
 
 def test_leaderboard_joint_llm_s_with_its_own_judge(tmp_path):
@@ -443,7 +446,7 @@ def test_leaderboard_joint_llm_s_with_its_own_judge(tmp_path):
     together (one prompt per source with their distinct outputs) and the run options claim no
     run-wide judge."""
     from tiny_board import SYSTEMS, write_tiny_board
-    from gecscore.metaeval.leaderboard import run_leaderboard
+    from gecscore.leaderboard.board import run_leaderboard
 
     refset, systems = write_tiny_board(tmp_path)
     with JudgeServer(LlmEvalSimulator()) as server:

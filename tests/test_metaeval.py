@@ -7,10 +7,10 @@ import numpy as np
 import pytest
 
 from gecscore.errors import GecInputError
-from gecscore.metaeval.bootstrap import paired_bootstrap, resample_weights
+from gecscore.significance.bootstrap import paired_bootstrap, resample_weights
 from gecscore.metaeval.correlation import correlate, pearson, spearman
 from gecscore.metaeval.human import HumanScores, gjg15_scores, load_human, match_lines, read_human_tsv, seeda_scores
-from gecscore.metaeval.refsets import RefSet, exclude_unchanged, fill_annotators, load_refset, read_m2_lenient
+from gecscore.benchdata.refsets import RefSet, exclude_unchanged, fill_annotators, load_refset, read_m2_lenient
 from gecscore.types import Target
 
 from datapaths import GEC_DATA, require

@@ -8,11 +8,12 @@ import math
 import pytest
 
 from judge_server import DSGramSimulator, JudgeServer
-from gecscore.metaeval.leaderboard import run_leaderboard
+from gecscore.leaderboard.board import run_leaderboard
+from gecscore.leaderboard.processes import LocalProcesses
 from tiny_board import SYSTEMS, write_tiny_board
-from gecscore.metaeval.presets import PRESETS
-from gecscore.metaeval.run_wide import RunWide
-from gecscore.metaeval.specs import resolve
+from gecscore.leaderboard.presets import PRESETS
+from gecscore.leaderboard.run_wide import RunWide
+from gecscore.leaderboard.specs import resolve
 
 @pytest.fixture(scope="module")
 def tiny(tmp_path_factory):
@@ -92,7 +93,7 @@ def test_judge_configurations_against_the_test_server(tiny, tmp_path):
     with JudgeServer(DSGramSimulator()) as server:
         options = RunWide(judge={"base_url": server.base_url, "model": "sim",
                                  "cache": str(tmp_path / "cache.sqlite")})
-        board = run_leaderboard(refset, systems, ["dsgram", "cleme2-llm-*"], options=options, jobs=2,
+        board = run_leaderboard(refset, systems, ["dsgram", "cleme2-llm-*"], options=options, executor=LocalProcesses(2),
                                 progress=False)
         assert not board.unavailable and len(board.configs) == 5
         asked = server.requests
@@ -129,7 +130,7 @@ def test_model_configurations_run_once_in_the_main_process(tiny):
     clear_cache()
     one = run_leaderboard(refset, systems, names, options=RunWide(similarity={"model": model}), progress=False)
     clear_cache()
-    two = run_leaderboard(refset, systems, names, options=RunWide(similarity={"model": model}), jobs=2,
+    two = run_leaderboard(refset, systems, names, options=RunWide(similarity={"model": model}), executor=LocalProcesses(2),
                           progress=False)
     for name in names:
         assert one.column(name) == two.column(name)
@@ -141,7 +142,7 @@ def test_model_configurations_run_once_in_the_main_process(tiny):
 
 
 def test_a_spec_names_a_local_model_as_signatures_do(tmp_path):
-    from gecscore.metaeval.specs import parse_spec
+    from gecscore.leaderboard.specs import parse_spec
 
     folder = tmp_path / "models" / "gpt2-small"
     folder.mkdir(parents=True)
@@ -152,22 +153,26 @@ def test_a_spec_names_a_local_model_as_signatures_do(tmp_path):
 
 
 def test_a_configuration_naming_its_own_judge_is_available(tmp_path):
-    from gecscore.metaeval.run_wide import RunWide, unavailable_reason
-    from gecscore.metaeval.specs import parse_spec
+    from gecscore.leaderboard.configurations import resolve_configuration
+    from gecscore.leaderboard.run_wide import RunWide, unavailable_reason
+    from gecscore.leaderboard.specs import parse_spec
 
-    assert "needs a judge endpoint" in unavailable_reason(parse_spec("llm_s"), RunWide())
-    assert unavailable_reason(parse_spec(f"llm_s:backend=transformers,model={tmp_path}"), RunWide()) is None
-    assert unavailable_reason(parse_spec("llm_e:base_url=http://127.0.0.1:9/v1"), RunWide()) is None
-    assert unavailable_reason(parse_spec("dsgram"), RunWide(judge={"backend": "transformers", "model": "m"})) is None
+    def reason(spec: str, run: RunWide = RunWide()) -> str | None:
+        return unavailable_reason(resolve_configuration(parse_spec(spec), run), run)
+
+    assert "needs a judge endpoint" in reason("llm_s")
+    assert reason(f"llm_s:backend=transformers,model={tmp_path}") is None
+    assert reason("llm_e:base_url=http://127.0.0.1:9/v1") is None
+    assert reason("dsgram", RunWide(judge={"backend": "transformers", "model": "m"})) is None
     # a transformers judge without a model names none
-    assert unavailable_reason(parse_spec("llm_s:backend=transformers"), RunWide()) is not None
+    assert reason("llm_s:backend=transformers") is not None
 
 
 def test_configurations_share_what_their_metrics_declare(tiny, tmp_path):
     """The leaderboard shares a collaborator between configurations whose metrics declare the same
     key (``Metric.shared_collaborators``): one pair scorer for the PT-M2 settings with the same
     scorer options, another for another layer; one judge for DSGram and CLEME2.0's LLM weigher."""
-    from gecscore.metaeval.shared_data import ReferenceData
+    from gecscore.leaderboard.shared_data import ReferenceData
 
     refset, _ = tiny
     with JudgeServer(DSGramSimulator()) as server:
@@ -188,10 +193,12 @@ def test_the_sharing_and_scoring_modules_name_no_metric():
     declarations: only the preset table (data) names metrics."""
     from pathlib import Path
 
-    from gecscore.metaeval import configurations, run_wide, shared_data, specs, system_scores
+    from gecscore.leaderboard import (analyses, board, cell_cache, configurations, dask_cluster, executor, processes,
+                                      run_wide, scoring, shared_data, specs, system_scores)
     from gecscore.registry import metric_names
 
-    for module in (configurations, run_wide, shared_data, specs, system_scores):
+    for module in (analyses, board, cell_cache, configurations, dask_cluster, executor, processes, run_wide, scoring,
+                   shared_data, specs, system_scores):
         text = Path(module.__file__).read_text(encoding="utf-8")
         named = [name for name in metric_names() if f'"{name}"' in text or f"'{name}'" in text]
         assert not named, f"{module.__name__} names {named}"

@@ -61,8 +61,9 @@ def test_real_seeda_m2_gap_is_one_system():
 
     from gecscore.io.text import read_lines
     from gecscore.metaeval.human import load_human, match_lines
-    from gecscore.metaeval.leaderboard import discover_systems, run_leaderboard
-    from gecscore.metaeval.refsets import load_refset
+    from gecscore.leaderboard.board import run_leaderboard
+    from gecscore.leaderboard.systems import discover_systems
+    from gecscore.benchdata.refsets import load_refset
 
     subset = require(GEC_DATA / "seeda" / "outputs" / "subset")
     refset = load_refset("conll14", GEC_DATA)

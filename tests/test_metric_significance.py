@@ -199,9 +199,10 @@ SYSTEMS = {"PERFECT": (EDIT1, EDIT2), "HALF": (EDIT1, NOOP), "OTHER": (NOOP, EDI
 
 
 def test_leaderboard_integration(tmp_path):
-    from gecscore.metaeval.leaderboard import discover_systems, run_leaderboard
-    from gecscore.metaeval.refsets import load_refset
-    from gecscore.metaeval.report import write_leaderboard
+    from gecscore.leaderboard.board import run_leaderboard
+    from gecscore.leaderboard.systems import discover_systems
+    from gecscore.benchdata.refsets import load_refset
+    from gecscore.leaderboard.report import write_leaderboard
 
     (tmp_path / "gold.m2").write_text(GOLD)
     (tmp_path / "hyp").mkdir()

@@ -65,20 +65,24 @@ def test_errant_equals_gec_metrics(data):
 @pytest.mark.realdata
 def test_leaderboard_configurations():
     from gecscore.errors import GecInputError
-    from gecscore.metaeval.leaderboard import discover_systems, run_leaderboard
-    from gecscore.metaeval.refsets import load_refset
-    from gecscore.metaeval.presets import PRESETS
-    from gecscore.metaeval.shared_data import ReferenceData, SystemData
-    from gecscore.metaeval.system_scores import score_system
+    from gecscore.leaderboard.board import run_leaderboard
+    from gecscore.leaderboard.processes import LocalProcesses
+    from gecscore.leaderboard.systems import discover_systems
+    from gecscore.benchdata.refsets import load_refset
+    from gecscore.leaderboard.configurations import resolve_configuration
+    from gecscore.leaderboard.presets import PRESETS
+    from gecscore.leaderboard.shared_data import ReferenceData, SystemData
+    from gecscore.leaderboard.system_scores import score_system
     from gecscore.metaeval.trueskill_aggregate import trueskill_aggregate
 
     require(CONLL14 / "official-2014.combined.m2")
     refset = load_refset("conll14")
     refs = ReferenceData(refset)
     with pytest.raises(GecInputError, match="score_systems"):   # weights need every system of the run
-        score_system(PRESETS["gotoscorer"], SystemData("AMU", CONLL14 / "systems" / "AMU.txt"), refs)
+        score_system(resolve_configuration(PRESETS["gotoscorer"]), SystemData("AMU", CONLL14 / "systems" / "AMU.txt"), refs)
     systems = [s for s in discover_systems(CONLL14 / "systems") if s.name in ("AMU", "INPUT", "IPN")]
-    board = run_leaderboard(refset, systems, ["green-sentence", "gotoscorer"], jobs=2, progress=False)
+    board = run_leaderboard(refset, systems, ["green-sentence", "gotoscorer"], executor=LocalProcesses(2),
+                            progress=False)
     cells = board.scores
     assert all(len(cells[s]["green-sentence"].sentence_scores) == 1312 for s in cells)
     amu = cells["AMU"]["green-sentence"]

@@ -16,8 +16,8 @@ import pytest
 
 from gecscore.cli import main
 from gecscore.errors import GecInputError
-from gecscore.metaeval import run_wide, specs
-from gecscore.metaeval.specs import resolve
+from gecscore.leaderboard import run_wide, specs
+from gecscore.leaderboard.specs import resolve
 
 import gecscore
 import gecscore.cli.compare as cli_compare

@@ -11,10 +11,11 @@ import numpy as np
 import pytest
 
 from gecscore.cli import main
-from gecscore.metaeval.leaderboard import Leaderboard, aggregate_scores
-from gecscore.metaeval.configurations import MetricConfig
-from gecscore.metaeval.system_scores import SystemScore
-from gecscore.metaeval.report import markdown
+from gecscore.leaderboard.analyses import aggregate_scores
+from gecscore.leaderboard.board import Leaderboard
+from gecscore.leaderboard.configurations import MetricConfig
+from gecscore.leaderboard.system_scores import SystemScore
+from gecscore.leaderboard.report import markdown
 from gecscore.metaeval.trueskill_aggregate import expected_wins_aggregate, trueskill_aggregate
 from gecscore.outputs import json_ready, json_text
 

@@ -10,7 +10,7 @@ import pytest
 
 from gecscore import outputs
 from gecscore.cli import main
-from gecscore.metaeval import report
+from gecscore.leaderboard import report
 from gecscore.outputs import OutputPathError
 
 from test_leaderboard import tiny  # noqa: F401 - the fixture

@@ -9,8 +9,8 @@ import pytest
 from gecscore.cli import main
 from gecscore.errors import GecInputError, GecOptionError
 from gecscore.lang.profiles import check_lang, profile_for
-from gecscore.metaeval.run_wide import RunWide
-from gecscore.metaeval.specs import parse_spec, resolve
+from gecscore.leaderboard.run_wide import RunWide
+from gecscore.leaderboard.specs import parse_spec, resolve
 from gecscore.metric import load
 from gecscore.signature import signature_of
 

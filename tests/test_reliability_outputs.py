@@ -109,7 +109,7 @@ def test_a_real_process_exits_2_without_a_traceback(places):
 
 def test_leaderboard_folder_under_a_file_names_the_file(places):
     from gecscore.errors import GecInputError
-    from gecscore.metaeval.report import check_output_dir
+    from gecscore.leaderboard.report import check_output_dir
 
     _, _, blocker = places
     with pytest.raises(GecInputError, match=f"{blocker} is a file, not a folder"):

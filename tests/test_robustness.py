@@ -9,11 +9,11 @@ import pytest
 
 from gecscore.cli import main
 from gecscore.errors import GecInputError
-from gecscore.metaeval import attacks
-from gecscore.metaeval.attacks import (FIXED_SENTENCES, GENERATORS, INJECTION, PUBLISHED, published_attacks,
+from gecscore.robustness import attacks
+from gecscore.robustness.attacks import (FIXED_SENTENCES, GENERATORS, INJECTION, PUBLISHED, published_attacks,
                                        write_attacks)
-from gecscore.metaeval.leaderboard import SystemSource, discover_systems
-from gecscore.metaeval.robustness import markdown, rank_attackers, run_robustness
+from gecscore.leaderboard.systems import SystemSource, discover_systems
+from gecscore.robustness.measure import markdown, rank_attackers, run_robustness
 
 from datapaths import GEC_DATA, require
 from tiny_board import write_tiny_board
@@ -159,7 +159,7 @@ def test_seeda_subset_with_published_attacks(tmp_path):
     attackers, under GLEU and corpus GREEN (cheap, model-free)."""
     from gecscore.io.text import read_lines
     from gecscore.metaeval.human import match_lines
-    from gecscore.metaeval.refsets import load_refset
+    from gecscore.benchdata.refsets import load_refset
 
     subset = require(GEC_DATA / "seeda" / "outputs" / "subset")
     require(GEC_DATA / "attacks" / PUBLISHED["published-some"])

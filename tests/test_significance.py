@@ -1,4 +1,4 @@
-"""Paired bootstrap and approximate randomisation (gecscore.metaeval.significance)."""
+"""Paired bootstrap and approximate randomisation (gecscore.significance.comparison)."""
 from __future__ import annotations
 
 import json
@@ -9,7 +9,7 @@ import pytest
 import gecscore
 from datapaths import CONLL14, require
 from gecscore.cli import main
-from gecscore.metaeval.significance import (Comparison, SignificanceConfig, compare_results, compare_stats,
+from gecscore.significance.comparison import (Comparison, SignificanceConfig, compare_results, compare_stats,
                                             randomised_differences)
 from gecscore.metric import first_column
 

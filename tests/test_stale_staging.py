@@ -6,8 +6,8 @@ from __future__ import annotations
 import os
 import time
 
-from gecscore.metaeval.leaderboard import run_leaderboard
-from gecscore.metaeval.report import write_leaderboard
+from gecscore.leaderboard.board import run_leaderboard
+from gecscore.leaderboard.report import write_leaderboard
 from gecscore.outputs import STALE_STAGING_S, remove_stale_staging
 
 from tiny_board import write_tiny_board

@@ -123,9 +123,10 @@ def test_evaluate_module(toy, tmp_path):
 
 def test_leaderboard(toy, tmp_path):
     from gecscore.io.m2 import read_m2
-    from gecscore.metaeval.leaderboard import discover_systems, run_leaderboard
-    from gecscore.metaeval.refsets import load_refset
-    from gecscore.metaeval.specs import resolve
+    from gecscore.leaderboard.board import run_leaderboard
+    from gecscore.leaderboard.systems import discover_systems
+    from gecscore.benchdata.refsets import load_refset
+    from gecscore.leaderboard.specs import resolve
 
     (tmp_path / "gold.m2").write_text("S He go home .\nA 1 2|||R:VERB:SVA|||goes|||REQUIRED|||-NONE-|||0\n\n"
                                       "S She like it .\nA 1 2|||R:VERB:SVA|||likes|||REQUIRED|||-NONE-|||0\n\n")

@@ -10,8 +10,8 @@ import pytest
 
 from gecscore.cli import main
 from gecscore.metaeval.human import HumanScores
-from gecscore.metaeval.leaderboard import run_leaderboard
-from gecscore.metaeval.report import markdown
+from gecscore.leaderboard.board import run_leaderboard
+from gecscore.leaderboard.report import markdown
 from gecscore.result_text import number, values_text
 
 from tiny_board import write_tiny_board
@@ -53,7 +53,7 @@ def test_a_board_with_four_systems_runs_williams_and_names_the_constant_metric(t
     refset, systems = _board(tmp_path, same=False)
     extra = systems[0].text_path.parent / "OTHER.txt"
     extra.write_text("The cat sits on mat .\nHe go home .\n")
-    from gecscore.metaeval.leaderboard import discover_systems
+    from gecscore.leaderboard.systems import discover_systems
 
     systems = discover_systems(systems[0].text_path.parent)
     human = {"h": HumanScores("h", {"PERFECT": 4.0, "HALF": 3.0, "OTHER": 2.0, "INPUT": 1.0})}
@@ -76,7 +76,7 @@ def test_the_cli_names_undefined_statistics_on_stderr(tmp_path, capsys):
 
 
 def test_robustness_names_the_human_best_system_given_directly(tmp_path):
-    from gecscore.metaeval.robustness import Robustness, markdown as robustness_markdown
+    from gecscore.robustness.measure import Robustness, markdown as robustness_markdown
 
     result = Robustness("conll14", 2, ("A", "B"), ("X",), (), 1.0, None, "A", (), ())
     text = robustness_markdown(result)

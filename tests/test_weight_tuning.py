@@ -15,10 +15,11 @@ from gecscore.cli import main
 from gecscore.errors import GecInputError
 from gecscore.io.text import read_lines
 from gecscore.metaeval.human import HumanScores
-from gecscore.metaeval.leaderboard import discover_systems
-from gecscore.metaeval.refsets import load_refset
-from gecscore.metaeval.weight_tuning import (Dataset, argmax_first, chunk_counts, grid_correlations, grid_scores,
-                                             simplex_grid, training_sets, tune)
+from gecscore.leaderboard.systems import discover_systems
+from gecscore.benchdata.refsets import load_refset
+from gecscore.leaderboard.tuning_data import chunk_counts
+from gecscore.metaeval.weight_tuning import (Dataset, argmax_first, grid_correlations, grid_scores, simplex_grid,
+                                             training_sets, tune)
 from tiny_board import write_tiny_board
 
 GEC_DATA = Path(os.environ.get("GEC_DATA", Path(__file__).resolve().parents[2] / "shared" / "data"))
@@ -223,7 +224,7 @@ def require(path: Path) -> Path:
 def test_real_data_gjg15_and_seeda_base_corpus_dep():
     require(GEC_DATA / "conll14" / "systems-errant")
     require(GEC_DATA / "seeda" / "outputs" / "subset")
-    from gecscore.metaeval.weight_tuning import load_datasets
+    from gecscore.leaderboard.tuning_data import load_datasets
 
     datasets = load_datasets(["gjg15", "seeda-base"], "corpus", "dep", data_dir=GEC_DATA)
     report = tune(datasets, level="corpus", step=0.1)

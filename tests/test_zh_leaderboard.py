@@ -11,9 +11,10 @@ pytest.importorskip("opencc", reason="Chinese needs the zh extra: pip install 'g
 
 import gecscore  # noqa: E402
 from gecscore.io.para import read_para  # noqa: E402
-from gecscore.metaeval.leaderboard import discover_systems, run_leaderboard  # noqa: E402
-from gecscore.metaeval.refsets import refset_from_para  # noqa: E402
-from gecscore.metaeval.run_wide import RunWide  # noqa: E402
+from gecscore.leaderboard.board import run_leaderboard  # noqa: E402
+from gecscore.leaderboard.systems import discover_systems  # noqa: E402
+from gecscore.benchdata.refsets import refset_from_para  # noqa: E402
+from gecscore.leaderboard.run_wide import RunWide  # noqa: E402
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "zh"
 

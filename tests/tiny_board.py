@@ -8,8 +8,8 @@ from pathlib import Path
 from gecscore.imeasure.gold import m2_to_ixml
 from gecscore.io.ixml import write_ixml
 from gecscore.io.m2 import read_m2
-from gecscore.metaeval.leaderboard import SystemSource, discover_systems
-from gecscore.metaeval.refsets import RefSet, load_refset
+from gecscore.leaderboard.systems import SystemSource, discover_systems
+from gecscore.benchdata.refsets import RefSet, load_refset
 
 GOLD = """S The cat sit on mat .
 A 2 3|||R:VERB:SVA|||sits|||REQUIRED|||-NONE-|||0

@@ -7,7 +7,7 @@ concurrent processes, and never returns a damaged entry. What is cached (docs/ca
 hypothesis and reference edits of a whole corpus
 (:meth:`gecscore.extract.errant_edits.ErrantExtractor.targets`), the I-measure's encoded reference
 candidates (:func:`gecscore.imeasure.metric.reference_candidates`), BERTScore's reference-side
-embeddings (``BertScoreF1.keep``) and leaderboard cells (:mod:`gecscore.metaeval.cell_cache`).
+embeddings (``BertScoreF1.keep``) and leaderboard cells (:mod:`gecscore.leaderboard.cell_cache`).
 """
 from gecscore.cache.store import CACHE_DIR_ENV, MAX_BYTES_ENV, NO_CACHE_ENV, DiskCache, default_store, remembered
 

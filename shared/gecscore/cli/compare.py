@@ -5,7 +5,7 @@
 
 Each system is scored once (one prepared reference side for all); every system after the
 first is compared with the first (the baseline) by paired bootstrap and paired approximate
-randomisation over sentences (:mod:`gecscore.metaeval.significance`).
+randomisation over sentences (:mod:`gecscore.significance.comparison`).
 """
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ import json
 from gecscore.cli.numbers import COUNT, OPEN_UNIT, SEED
 from gecscore.outputs import json_text
 from gecscore.cli.inputs import add_input_arguments, prepare_gold, read_systems
-from gecscore.metaeval.significance import SignificanceConfig
+from gecscore.significance.comparison import SignificanceConfig
 
 
 def register(subparsers) -> None:
@@ -65,7 +65,7 @@ def system_labels(paths: list[str]) -> list[str]:
 def run(args: argparse.Namespace) -> int:
     import gecscore
     from gecscore.errors import GecInputError
-    from gecscore.metaeval.significance import SignificanceConfig, compare_against_baseline
+    from gecscore.significance.comparison import SignificanceConfig, compare_against_baseline
     from gecscore.result_text import number
 
     metric = gecscore.load(args.metric, **metric_options(args.set))

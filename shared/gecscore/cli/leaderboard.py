@@ -19,6 +19,16 @@ JUDGE_FIELDS = (*(f for f in fields_of(ModelOptions) if f.name == "model"), *fie
 def register(subparsers) -> None:
     help_text = "score every system of a folder with every metric configuration; correlate with humans"
     parser = subparsers.add_parser("leaderboard", help=help_text, description=help_text)
+    add_input_arguments(parser)
+    add_analysis_arguments(parser)
+    add_executor_arguments(parser)
+    add_run_wide_arguments(parser)
+    parser.add_argument("--json", action="store_true", help="print the leaderboard as one JSON object")
+    parser.set_defaults(run=run)
+
+
+def add_input_arguments(parser: argparse.ArgumentParser) -> None:
+    """The systems, the gold and the configurations."""
     parser.add_argument("--systems", metavar="DIR", help="system outputs, one DIR/<NAME>.txt per system")
     parser.add_argument("--hyp-m2-dir", metavar="DIR",
                         help="hypothesis edits as M2, DIR/<NAME>[.*].m2 (used instead of ERRANT extraction)")
@@ -42,6 +52,10 @@ def register(subparsers) -> None:
                              "or any metric with options: NAME:key=value,... (e.g. 'pt_m2:scorer=none,beta=0.3')")
     parser.add_argument("--list-metrics", action="store_true", help="list the configurations and exit")
     parser.add_argument("--only", nargs="+", metavar="SYSTEM", help="score only these systems")
+
+
+def add_analysis_arguments(parser: argparse.ArgumentParser) -> None:
+    """Human rankings, outputs and the meta-evaluation's statistics."""
     parser.add_argument("--human", help="gjg15, seeda-base, seeda-+input, seeda-+ref-f (base + REF-F and GPT-3.5, "
                                         "alias seeda-+fluency), seeda-all, or a TSV "
                                         "(system<TAB>score...) to correlate with")
@@ -74,6 +88,10 @@ def register(subparsers) -> None:
                              "randomisation over sentences)")
     parser.add_argument("--significance-samples", type=COUNT, default=1000, metavar="N",
                         help="bootstrap resamples and randomisation trials of --baseline (default 1000)")
+
+
+def add_executor_arguments(parser: argparse.ArgumentParser) -> None:
+    """Where the cells are scored (:func:`executor_of` reads them back)."""
     parser.add_argument("--jobs", type=POSITIVE, default=1, help="worker processes (systems in parallel)")
     parser.add_argument("--scheduler", metavar="ADDRESS",
                         help="score on a Dask cluster instead of --jobs: tcp://HOST:PORT (a running scheduler) or "
@@ -81,9 +99,6 @@ def register(subparsers) -> None:
     parser.add_argument("--connect-timeout", type=SECONDS, default=None, metavar="SECONDS",
                         help="with --scheduler: reach the scheduler, and find a worker, within SECONDS; a run left "
                              "without any worker that long stops with status 4 (default 10)")
-    add_run_wide_arguments(parser)
-    parser.add_argument("--json", action="store_true", help="print the leaderboard as one JSON object")
-    parser.set_defaults(run=run)
 
 
 def add_run_wide_arguments(parser: argparse.ArgumentParser) -> None:
@@ -113,7 +128,7 @@ def run(args: argparse.Namespace) -> int:
     leave ``--out`` as it was."""
     import signal
 
-    from gecscore.metaeval.leaderboard import Interrupted, stop_on_signals
+    from gecscore.leaderboard.processes import Interrupted, stop_on_signals
 
     try:
         with stop_on_signals((signal.SIGTERM,)):
@@ -127,38 +142,21 @@ def run(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     from gecscore.errors import GecInputError
+    from gecscore.leaderboard.board import run_leaderboard
+    from gecscore.leaderboard.report import check_output_dir, markdown
+    from gecscore.leaderboard.systems import discover_systems
     from gecscore.metaeval.human import load_human
-    from gecscore.metaeval.leaderboard import discover_systems, run_leaderboard
-    from gecscore.metaeval.presets import PRESETS
-    from gecscore.metaeval.specs import resolve
-    from gecscore.metaeval.report import check_output_dir, markdown, write_leaderboard
-    from gecscore.metaeval.significance import SignificanceConfig
     from gecscore.outputs import json_text
+    from gecscore.significance.comparison import SignificanceConfig
 
     options = run_wide_options(args)
     if args.list_metrics:
-        _, unavailable = resolve(None, options)
-        for config in PRESETS.values():
-            note = f" ({unavailable[config.name]})" if config.name in unavailable else ""
-            print(f"{config.name:28} {config.description}{note}")
-        return 0
+        return _list_metrics(options)
     if not args.systems and not args.hyp_m2_dir:
         raise GecInputError("give --systems DIR and/or --hyp-m2-dir DIR")
     if not args.m2 and not args.refset and not args.para:
         raise GecInputError("give the gold as --m2 GOLD.m2, --para GOLD.txt or --refset NAME")
-    if args.scheduler and args.jobs != 1:
-        raise GecInputError("give --jobs (processes here) or --scheduler (a Dask cluster), not both")
-    if args.connect_timeout is not None:
-        if not args.scheduler:
-            raise GecInputError("--connect-timeout is for a Dask cluster: give --scheduler too")
-        from gecscore.metaeval.leaderboard_dask import check_connect_timeout
-
-        check_connect_timeout(args.connect_timeout)
-    if args.scheduler:   # a malformed or unreachable address fails now, before any data is read
-        from gecscore.metaeval.leaderboard_dask import DEFAULT_CONNECT_TIMEOUT_S, parse_scheduler, reach_scheduler
-
-        if parse_scheduler(args.scheduler)[0] == "address":
-            reach_scheduler(args.scheduler, args.connect_timeout or DEFAULT_CONNECT_TIMEOUT_S)
+    executor = executor_of(args)
     if args.out:
         check_output_dir(args.out)  # fail now, not after the scoring
     refset = reference_set(args)
@@ -167,35 +165,73 @@ def _run(args: argparse.Namespace) -> int:
     judgments = load_judgments(args.sentence_judgments, args.data_dir) if args.sentence_judgments else None
     significance = SignificanceConfig(bootstrap=args.significance_samples, randomisation=args.significance_samples,
                                       seed=args.seed)
-    board = run_leaderboard(refset, systems, args.metrics, human=human, jobs=args.jobs,
+    board = run_leaderboard(refset, systems, args.metrics, human=human, executor=executor,
                             bootstrap=args.bootstrap, seed=args.seed, options=options, judgments=judgments,
                             ties=args.sentence_ties, baseline=args.baseline, significance=significance,
                             window=args.window, aggregation=args.aggregation,
-                            sentence_systems=_sentence_systems(args.sentence_set, systems), scheduler=args.scheduler,
-                            connect_timeout=args.connect_timeout)
+                            sentence_systems=_sentence_systems(args.sentence_set, systems))
     for name, reason in board.unavailable.items():
         print(f"{name}: {reason}", file=sys.stderr)
     for note in board.undefined_statistics:
         print(f"note: {note}", file=sys.stderr)
     if args.out:
-        plots = not args.no_plots
-        if plots and importlib.util.find_spec("matplotlib") is None:
-            print(f"plots skipped: matplotlib is not installed ({install_hint('matplotlib')})", file=sys.stderr)
-            plots = False
-        for path in write_leaderboard(board, args.out, plots=plots):
-            print(f"wrote {path}", file=sys.stderr)
-    if args.json:
-        sys.stdout.write(json_text(board.as_dict()) + "\n")
-    else:
-        sys.stdout.write(markdown(board))
+        _write_out(board, args.out, plots=not args.no_plots)
+    sys.stdout.write(json_text(board.as_dict()) + "\n" if args.json else markdown(board))
     return 0
+
+
+def _list_metrics(options) -> int:
+    """``--list-metrics``: every preset, with why it cannot run now where it cannot."""
+    from gecscore.leaderboard.presets import PRESETS
+    from gecscore.leaderboard.specs import resolve
+
+    _, unavailable = resolve(None, options)
+    for config in PRESETS.values():
+        note = f" ({unavailable[config.name]})" if config.name in unavailable else ""
+        print(f"{config.name:28} {config.description}{note}")
+    return 0
+
+
+def executor_of(args: argparse.Namespace):
+    """Where the cells are scored: ``--scheduler`` a Dask cluster (a malformed or unreachable
+    address fails now, before any data is read), else ``--jobs`` local processes (one: this
+    process)."""
+    from gecscore.errors import GecInputError
+    from gecscore.leaderboard.processes import LocalProcesses
+
+    if args.scheduler and args.jobs != 1:
+        raise GecInputError("give --jobs (processes here) or --scheduler (a Dask cluster), not both")
+    if args.connect_timeout is not None:
+        if not args.scheduler:
+            raise GecInputError("--connect-timeout is for a Dask cluster: give --scheduler too")
+        from gecscore.leaderboard.dask_cluster import check_connect_timeout
+
+        check_connect_timeout(args.connect_timeout)
+    if not args.scheduler:
+        return LocalProcesses(args.jobs)
+    from gecscore.leaderboard.dask_cluster import DEFAULT_CONNECT_TIMEOUT_S, DaskCluster, parse_scheduler, reach_scheduler
+
+    if parse_scheduler(args.scheduler)[0] == "address":
+        reach_scheduler(args.scheduler, args.connect_timeout or DEFAULT_CONNECT_TIMEOUT_S)
+    return DaskCluster(args.scheduler, args.connect_timeout)
+
+
+def _write_out(board, out: str, plots: bool) -> None:
+    """The files of ``--out`` (plots only where matplotlib is installed), each named on stderr."""
+    from gecscore.leaderboard.report import write_leaderboard
+
+    if plots and importlib.util.find_spec("matplotlib") is None:
+        print(f"plots skipped: matplotlib is not installed ({install_hint('matplotlib')})", file=sys.stderr)
+        plots = False
+    for path in write_leaderboard(board, out, plots=plots):
+        print(f"wrote {path}", file=sys.stderr)
 
 
 def run_wide_options(args: argparse.Namespace):
     """The run-wide options of a leaderboard-style command (similarity model, judge, per-type
     tables, language), from its flags."""
     from gecscore.cli.options import options_from_args
-    from gecscore.metaeval.run_wide import RunWide
+    from gecscore.leaderboard.run_wide import RunWide
 
     return RunWide(similarity=options_from_args(args, SIMILARITY_FIELDS, "similarity_"),
                    judge=options_from_args(args, JUDGE_FIELDS, "judge_"), per_type=args.per_type,
@@ -208,11 +244,11 @@ def reference_set(args: argparse.Namespace):
     ``--subset-source`` when given."""
     from gecscore.io.text import read_lines
     from gecscore.metaeval.human import match_lines
-    from gecscore.metaeval.refsets import load_refset
+    from gecscore.benchdata.refsets import load_refset
 
     if getattr(args, "para", None):
         from gecscore.lang.profiles import check_lang
-        from gecscore.metaeval.refsets import refset_from_para
+        from gecscore.benchdata.refsets import refset_from_para
 
         refset = refset_from_para(args.para, check_lang(args.lang or "en"))
     else:

@@ -1,8 +1,8 @@
 """``gecscore robustness``: the rank adversarial and degenerate systems take among real ones.
 
-The attackers are generated from the reference set's sources (:mod:`gecscore.metaeval.attacks`)
+The attackers are generated from the reference set's sources (:mod:`gecscore.robustness.attacks`)
 and, on CoNLL-2014 or a subset of it (SEEDA's), read from the paper's published attacks; every
-configuration scores them beside the real systems (:mod:`gecscore.metaeval.robustness`).
+configuration scores them beside the real systems (:mod:`gecscore.robustness.measure`).
 
 ``--out DIR`` holds ``robustness.md``, ``robustness.json`` and ``attacks/NAME.txt``; a stamp
 file lists them, and a later run into the same folder overwrites or removes those files only.
@@ -67,7 +67,7 @@ def register(subparsers) -> None:
 def choose_attacks(requested: list[str] | None, aligned: bool, available: list[str]) -> tuple[list[str], list[str]]:
     """``(generated, published)`` attack names. ``aligned``: the sources are CoNLL-2014's;
     ``available``: the published attacks the data folder holds."""
-    from gecscore.metaeval.attacks import GENERATORS, PUBLISHED
+    from gecscore.robustness.attacks import GENERATORS, PUBLISHED
 
     if not requested:
         return list(GENERATORS), (available if aligned else [])
@@ -107,8 +107,8 @@ def check_out(out: str, attackers: list[str]) -> tuple[Path, set[str]]:
 def write_out(folder: Path, previous: set[str], result, predictions: dict[str, list[str]]) -> list[Path]:
     """Write the result and the attack system files; remove the files the previous run wrote
     that this one did not (and nothing else); list what was written in the stamp."""
-    from gecscore.metaeval.attacks import write_systems
-    from gecscore.metaeval.robustness import markdown
+    from gecscore.robustness.attacks import write_systems
+    from gecscore.robustness.measure import markdown
     from gecscore.outputs import json_text, listed_text, write_output_text
 
     written = [write_output_text(folder / "robustness.md", markdown(result), "robustness table"),
@@ -128,10 +128,11 @@ def write_out(folder: Path, previous: set[str], result, predictions: dict[str, l
 def run(args: argparse.Namespace) -> int:
     import tempfile
 
-    from gecscore.metaeval import attacks
+    from gecscore.robustness import attacks
     from gecscore.metaeval.human import load_human
-    from gecscore.metaeval.leaderboard import SystemSource, discover_systems
-    from gecscore.metaeval.robustness import human_best_system, markdown, run_robustness
+    from gecscore.leaderboard.processes import LocalProcesses
+    from gecscore.leaderboard.systems import SystemSource, discover_systems
+    from gecscore.robustness.measure import human_best_system, markdown, run_robustness
     from gecscore.outputs import json_text
 
     if not args.m2 and not args.refset:
@@ -160,7 +161,8 @@ def run(args: argparse.Namespace) -> int:
         paths = attacks.write_systems(predictions, tmp)
         attackers = [SystemSource(path.stem, path) for path in paths]
         result = run_robustness(refset, real, attackers, args.metrics, human_best=human_best,
-                                human_ranking=human_ranking, jobs=args.jobs, progress=not args.quiet,
+                                human_ranking=human_ranking, executor=LocalProcesses(args.jobs),
+                                progress=not args.quiet,
                                 options=options, attack_descriptions={n: attacks.describe(n) for n in names})
     for name, reason in result.unavailable:
         print(f"{name}: {reason}", file=sys.stderr)

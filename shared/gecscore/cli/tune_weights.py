@@ -17,8 +17,9 @@ from pathlib import Path
 from gecscore.cli.numbers import Number
 from gecscore.errors import GecInputError
 from gecscore.result_text import number
+from gecscore.leaderboard.tuning_data import load_datasets
 from gecscore.metaeval.weight_tuning import (ASSUMPTIONS, COEFFICIENTS, HOLDOUTS, LEVELS, METHODS, TuningReport,
-                                             load_datasets, simplex_grid, tune)
+                                             simplex_grid, tune)
 
 
 def tunable_metrics() -> tuple[str, ...]:

@@ -1,7 +1,9 @@
-"""Meta-evaluation: human rankings, system-level correlations, bootstrap CIs, leaderboards."""
+"""Meta-evaluation statistics: functions over metric scores and human rankings (system-level
+correlations, Williams' test, TrueSkill and Expected Wins, tie-aware sentence-level agreement,
+window analysis, sensitivity, CLEME2.0 weight tuning). Nothing here runs a metric or knows the
+leaderboard (:mod:`gecscore.leaderboard` uses these)."""
 from gecscore.metaeval.correlation import Correlation, correlate, pearson, spearman
 from gecscore.metaeval.human import HumanScores, gjg15_scores, load_human, seeda_scores
-from gecscore.metaeval.refsets import PAPER_REFSETS, REFSETS, RefSet, load_refset
 
 __all__ = ["Correlation", "correlate", "pearson", "spearman", "HumanScores", "gjg15_scores", "load_human",
-           "seeda_scores", "PAPER_REFSETS", "REFSETS", "RefSet", "load_refset"]
+           "seeda_scores"]

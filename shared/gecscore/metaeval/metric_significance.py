@@ -37,7 +37,7 @@ from typing import Callable, Mapping, Sequence
 import numpy as np
 
 from gecscore.errors import GecInputError
-from gecscore.metaeval.bootstrap import Interval, interval, resample_weights, resampled_scores
+from gecscore.significance.bootstrap import Interval, interval, resample_weights, resampled_scores
 from gecscore.metaeval.correlation import pearson, spearman
 from gecscore.metaeval.human import HumanScores
 
@@ -194,7 +194,7 @@ def correlation_rows(x: np.ndarray, y: np.ndarray) -> dict[str, np.ndarray]:
     tau-b = sum(sx * sy) / sqrt(sum(sx^2) * sum(sy^2)) over the pairs i < j, with
     ``sx = sign(x_i - x_j)`` (scipy.stats.kendalltau's default). Pairwise accuracy = the share
     of pairs the humans order (``sy != 0``) that the metric orders the same way; a metric tie
-    counts as not agreeing, human ties are left out (as :class:`~gecscore.metaeval.leaderboard.
+    counts as not agreeing, human ties are left out (as :class:`~gecscore.metaeval.system_pairs.
     PairwiseSystems` counts them). The same draw of a system twice is a tie on both sides.
     """
     x = np.atleast_2d(np.asarray(x, dtype=np.float64))
@@ -305,8 +305,8 @@ def bootstrap_sentences(per_system: Mapping[str, tuple[np.ndarray, Statistic]], 
                         ) -> CorrelationBootstrap:
     """Intervals from resampling sentences: each resample re-scores every system of ``human``
     from its per-sentence statistics with the *same* sentence weights
-    (:func:`~gecscore.metaeval.bootstrap.resample_weights` with ``seed``, then
-    :func:`~gecscore.metaeval.bootstrap.resampled_scores`, as the paired bootstrap of system
+    (:func:`~gecscore.significance.bootstrap.resample_weights` with ``seed``, then
+    :func:`~gecscore.significance.bootstrap.resampled_scores`, as the paired bootstrap of system
     scores does), then correlates the re-scored systems with the (fixed) human scores.
     Resamples where every system gets the same score are skipped (``kept`` says how many are
     left). The estimate is the correlation of ``statistic(stats.mean(0))``, each system's score
@@ -439,60 +439,3 @@ def _safe(corr: Callable[[Sequence[float], Sequence[float]], float]) -> Callable
             return math.nan
         return corr(x, y)
     return wrapped
-
-
-def board_metric_significance(board, *, alpha: float = 0.05, alternative: str = "one-sided",
-                              bootstrap: int = 0, seed: int = 0, confidence: float = 0.95
-                              ) -> dict[str, MetricSignificance]:
-    """:func:`compare_metrics` of a :class:`~gecscore.metaeval.leaderboard.Leaderboard`'s
-    configurations on each of its human rankings with at least 4 systems, by default with the
-    one-sided p that nusnlp/gecmetrics prints and the WMT metrics tasks cluster with (Williams' test is
-    undefined below; such a ranking is left out), over the systems the ranking and the board
-    share. With ``bootstrap``, sentence resampling too for the configurations with sentence
-    statistics on every system of the ranking (not those whose score an ``aggregation``
-    replaced: re-scoring from the statistics would not give that score)."""
-    out = {}
-    for name, ranking in board.human.items():
-        ranking = ranking.without([s for s in ranking.systems if s not in board.systems])
-        if len(ranking.systems) < 4:
-            continue
-        columns = {c.name: board.column(c.name) for c in board.configs}
-        stats = {}
-        for config in board.configs:
-            if config.name in board.aggregated:   # its system score is no longer statistic(mean stats)
-                continue
-            cells = {s: board.scores[s][config.name] for s in ranking.systems}
-            if all(c.sentence_stats is not None and c.statistic is not None for c in cells.values()):
-                stats[config.name] = {s: (c.sentence_stats, c.statistic) for s, c in cells.items()}
-        out[name] = compare_metrics(columns, ranking, alpha=alpha, alternative=alternative, bootstrap=bootstrap,
-                                    seed=seed, confidence=confidence, sentence_stats=stats)
-    return out
-
-
-def undefined_statistics(board) -> list[str]:
-    """What a :class:`~gecscore.metaeval.leaderboard.Leaderboard` with human rankings could not
-    compute, one sentence each, for the page, the JSON and stderr (a number nobody can compute
-    is said, never printed as ``nan`` nor left out without a word): correlations of a
-    configuration whose scores are constant (or missing) over a ranking's systems, and Williams'
-    test on a ranking sharing fewer than 4 systems with the board (df = n - 3) or for a
-    configuration with constant scores."""
-    notes = []
-    for name, ranking in board.human.items():
-        shared = [s for s in ranking.systems if s in board.systems]
-        if len(shared) < 4:
-            notes.append(f"Williams' test on {name}: not run: it needs at least 4 systems (df = n - 3) and "
-                         f"{name} ranks {len(shared)} of this board's systems")
-        for config in board.configs:
-            column = [board.scores[s][config.name].score for s in shared]
-            if any(v is None or math.isnan(v) for v in column):
-                reason = "some system has no score"
-            elif len(column) >= 2 and max(column) == min(column):
-                reason = f"every system scores {column[0]:.4f} (constant scores)"
-            elif len(column) < 3:
-                reason = f"only {len(column)} systems"
-            else:
-                continue
-            also = " and left out of Williams' test" if len(shared) >= 4 else ""
-            notes.append(f"`{config.name}` on {name}: correlations undefined{also}: {reason}")
-    return notes
-

@@ -10,9 +10,9 @@ from fnmatch import fnmatchcase
 from typing import Any, Mapping, Sequence
 
 from gecscore.errors import GecInputError, GecOptionError, UnknownOptionError
-from gecscore.metaeval.configurations import MetricConfig
-from gecscore.metaeval.presets import PRESETS
-from gecscore.metaeval.run_wide import RunWide, run_wide_refusal, unavailable_reason
+from gecscore.leaderboard.configurations import Configuration, MetricConfig, resolve_configuration
+from gecscore.leaderboard.presets import PRESETS
+from gecscore.leaderboard.run_wide import RunWide, run_wide_refusal, unavailable_reason
 from gecscore.options import build_config, fields_of
 from gecscore.registry import metric_class, metric_names
 
@@ -88,11 +88,12 @@ def check_spec_names(config: MetricConfig, chosen: Sequence[MetricConfig]) -> bo
 
 
 def resolve(patterns: Sequence[str] | None = None, run: RunWide | None = None
-            ) -> tuple[list[MetricConfig], dict[str, str]]:
+            ) -> tuple[list[Configuration], dict[str, str]]:
     """Configurations matching ``patterns`` (preset names, families such as ``m2`` or
     ``cleme2_sim``, shell globs such as ``cleme2-sim-*``, or ``NAME:key=value,...`` specs; all
-    presets if None) and ``{name: reason}`` for matching ones that cannot run now. Unknown
-    names raise."""
+    presets if None), each resolved once under ``run``
+    (:func:`~gecscore.leaderboard.configurations.resolve_configuration`), and ``{name: reason}``
+    for matching ones that cannot run now. Unknown names raise."""
     run = run or RunWide()
     chosen_configs: list[MetricConfig] = []
     if not patterns:
@@ -111,7 +112,7 @@ def resolve(patterns: Sequence[str] | None = None, run: RunWide | None = None
             chosen_configs += [c for c in matches if c.name not in {x.name for x in chosen_configs}
                                or check_spec_names(c, chosen_configs)]
     chosen, unavailable = [], {}
-    for config in chosen_configs:
+    for config in [resolve_configuration(asked, run) for asked in chosen_configs]:
         reason = unavailable_reason(config, run) or run_wide_refusal(config, run, named=bool(patterns))
         if reason:
             unavailable[config.name] = reason

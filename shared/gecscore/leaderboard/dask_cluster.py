@@ -40,23 +40,22 @@ import threading
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, replace
-from typing import Any, Iterable, Iterator, Sequence
+from typing import Any, Iterator, Sequence
 
+from gecscore.benchdata.refsets import RefSet
 from gecscore.errors import ClusterError, GecInputError
 from gecscore.extras import require
-from gecscore.metaeval.refsets import RefSet
-from gecscore.metaeval.configurations import MetricConfig, scored_together
-from gecscore.metaeval.run_wide import RunWide
-from gecscore.metaeval.shared_data import ReferenceData, SystemData
-from gecscore.metaeval.system_scores import SystemScore, score_all_systems, score_system
-from gecscore.progress import bar as progress_bar
+from gecscore.leaderboard.configurations import Configuration
+from gecscore.leaderboard.executor import (Row, Table, collect, empty_table, in_order, score_one_system,
+                                           score_together, scoring_bar)
+from gecscore.leaderboard.run_wide import RunWide
+from gecscore.leaderboard.shared_data import ReferenceData
+from gecscore.leaderboard.systems import SystemSource
 
 GPU = "GPU"                          # the worker resource that model passes ask for
 KEPT_STATES = 2                      # reference states kept per worker (older ones are dropped)
 STATE_ATTRIBUTE = "gecscore_leaderboard_states"
 _STATES_LOCK = threading.Lock()
-
-Row = tuple[str, dict[str, SystemScore], float]   # (system, {config: score}, seconds)
 
 
 # ---------------------------------------------------------------- the scheduler argument
@@ -230,80 +229,76 @@ def worker_state(refset: RefSet, key: str, run: RunWide) -> WorkerState:
     return state
 
 
-def score_system_task(refset: RefSet, key: str, configs: Sequence[MetricConfig], run: RunWide,
-                      source) -> Row:
-    """A task: one system with ``configs``, all sharing one :class:`SystemData` (its
-    hypothesis edits and chunk partition are computed once)."""
-    started = time.perf_counter()
+def score_system_task(refset: RefSet, key: str, configs: Sequence[Configuration], run: RunWide,
+                      source: SystemSource) -> Row:
+    """A task: one system with ``configs``, all sharing one system's data (its hypothesis edits
+    and chunk partition are computed once)."""
     state = worker_state(refset, key, run)
-    system = SystemData(source.name, source.text_path, source.hyp_m2_path)
     with state.lock:
-        scores = {config.name: score_system(config, system, state.refs) for config in configs}
+        row = score_one_system(state.refs, configs, source)
         state.tasks += 1
-    return source.name, scores, time.perf_counter() - started
+    return row
 
 
-def model_pass_task(refset: RefSet, key: str, configs: Sequence[MetricConfig], run: RunWide,
-                    sources: Sequence) -> list[Row]:
+def model_pass_task(refset: RefSet, key: str, configs: Sequence[Configuration], run: RunWide,
+                    sources: Sequence[SystemSource]) -> list[Row]:
     """A task: the model-backed ``configs`` over every system, one configuration at a time
     (``Metric.score_systems``: the distinct pairs of the whole run in full batches)."""
     state = worker_state(refset, key, run)
     with state.lock:
-        rows = list(model_pass(state.refs, configs, sources))
+        rows = list(score_together(state.refs, configs, sources))
         state.tasks += 1
     return rows
 
 
-def model_pass(refs: ReferenceData, configs: Sequence[MetricConfig], sources: Sequence) -> Iterator[Row]:
-    """Every system scored by ``configs`` in this process (the leaderboard's ``_score_in_main``
-    with the reference data given); each system's time is the pass's spread evenly."""
-    data = [SystemData(s.name, s.text_path, s.hyp_m2_path) for s in sources]
-    started = time.perf_counter()
-    cells: list[dict[str, SystemScore]] = [{} for _ in sources]
-    for config in configs:
-        for cell, score in zip(cells, score_all_systems(config, data, refs)):
-            cell[config.name] = score
-    elapsed = (time.perf_counter() - started) / max(1, len(sources))
-    for source, cell in zip(sources, cells):
-        yield source.name, cell, elapsed
-
-
 # ---------------------------------------------------------------- in the client
 
-def score_on_cluster(refset: RefSet, systems: Sequence, configs: Sequence[MetricConfig], scheduler: str,
-                     progress: bool = True, run: RunWide | None = None,
-                     connect_timeout: float = DEFAULT_CONNECT_TIMEOUT_S
-                     ) -> tuple[dict[str, dict[str, SystemScore]], dict[str, float]]:
+@dataclass(frozen=True)
+class DaskCluster:
+    """An executor (:mod:`gecscore.leaderboard.executor`): the cells scored on the Dask cluster
+    ``scheduler`` (``tcp://HOST:PORT`` or ``local:N``), reached within ``connect_timeout``
+    seconds (see the module's docstring)."""
+
+    scheduler: str
+    connect_timeout: float | None = None
+
+    def score(self, refset: RefSet, systems: Sequence[SystemSource], configs: Sequence[Configuration],
+              run: RunWide, progress: bool) -> Table:
+        return score_on_cluster(refset, systems, configs, self.scheduler, progress, run,
+                                self.connect_timeout or DEFAULT_CONNECT_TIMEOUT_S)
+
+
+def score_on_cluster(refset: RefSet, systems: Sequence[SystemSource], configs: Sequence[Configuration],
+                     scheduler: str, progress: bool = True, run: RunWide | None = None,
+                     connect_timeout: float = DEFAULT_CONNECT_TIMEOUT_S) -> Table:
     """``{system: {config: SystemScore}}`` and the seconds spent on each system, scored on the
     Dask cluster ``scheduler`` (see the module's docstring). A cluster that cannot be reached,
     or that is left without a worker for ``connect_timeout`` seconds mid-run, is a
     :class:`ClusterError`."""
     run = run or RunWide()
-    results: dict[str, dict[str, SystemScore]] = {s.name: {} for s in systems}
-    seconds: dict[str, float] = dict.fromkeys(results, 0.0)
-    model = [c for c in configs if scored_together(c)]
+    results, seconds = empty_table(systems)
+    model = [c for c in configs if c.scored_together]
     others = [c for c in configs if c not in model]
     with connect(scheduler, connect_timeout) as client:
         model_on_cluster = bool(model) and has_resource(client, GPU)
-        passes = (len(others) > 0) + (len(model) > 0)
-        bar = progress_bar(total=len(systems) * passes, desc=f"scoring systems on {refset.name} ({scheduler})",
-                           requested=progress)
+        bar = scoring_bar(refset, systems, passes=(len(others) > 0) + (len(model) > 0), progress=progress,
+                          where=f" ({scheduler})")
         futures: list = []
         try:
             futures = submit_all(client, refset, systems, others, model if model_on_cluster else [], run)
             if model and not model_on_cluster:   # here, while the cluster scores the rest
-                collect(model_pass(_local_refs(refset, run, progress), model, systems), results, seconds, bar)
+                collect(score_together(_local_refs(refset, run, progress), model, systems), results, seconds, bar)
             for rows in finished(client, futures, connect_timeout):
                 collect(rows if isinstance(rows, list) else [rows], results, seconds, bar)
         finally:
             if futures:    # nothing left running on the cluster after an error or an interruption
                 client.cancel(futures)
             bar.close()
-    return ({name: {c.name: results[name][c.name] for c in configs} for name in results}, seconds)
+    return in_order(results, configs), seconds
 
 
-def submit_all(client, refset: RefSet, systems: Sequence, others: Sequence[MetricConfig],
-               model: Sequence[MetricConfig], run: RunWide) -> list:
+def submit_all(client, refset: RefSet, systems: Sequence, others: Sequence[Configuration],
+               model: Sequence[Configuration], run: RunWide) -> list:
     """The run's futures: a task per system for ``others``, one GPU-tagged task for ``model``."""
     if not others and not model:
         return []
@@ -367,11 +362,3 @@ def _worker_count(client) -> int:
 def _local_refs(refset: RefSet, run: RunWide, progress: bool) -> ReferenceData:
     """This process's reference data for the model passes (with their own progress bars)."""
     return ReferenceData(refset, replace(run, progress=progress))
-
-
-def collect(rows: Iterable[Row], results: dict, seconds: dict, bar) -> None:
-    """Put finished rows in place and advance the bar once per system."""
-    for name, scores, elapsed in rows:
-        results[name].update(scores)
-        seconds[name] += elapsed
-        bar.update()

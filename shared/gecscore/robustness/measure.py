@@ -1,8 +1,8 @@
 """Metrics under attack: the rank each adversarial or degenerate system takes among real ones.
 
 :func:`run_robustness` scores the real systems and the attackers
-(:mod:`gecscore.metaeval.attacks`) on the same reference set with the same configurations, one
-leaderboard run (:func:`~gecscore.metaeval.leaderboard.run_leaderboard`) per configuration, so
+(:mod:`gecscore.robustness.attacks`) on the same reference set with the same configurations, one
+leaderboard run (:func:`~gecscore.leaderboard.board.run_leaderboard`) per configuration, so
 that each configuration's wall time is its own. Per configuration and attacker it reports:
 
 - ``rank_alone``: the attacker's rank among the real systems and itself only (1 = best; a tie
@@ -26,11 +26,13 @@ from typing import Mapping, Sequence
 
 from gecscore.errors import GecInputError
 from gecscore.metaeval.human import HumanScores
-from gecscore.metaeval.leaderboard import SystemSource, run_leaderboard
-from gecscore.metaeval.refsets import RefSet
-from gecscore.metaeval.configurations import MetricConfig
-from gecscore.metaeval.run_wide import RunWide
-from gecscore.metaeval.specs import resolve
+from gecscore.leaderboard.board import run_leaderboard
+from gecscore.leaderboard.executor import Executor
+from gecscore.leaderboard.systems import SystemSource
+from gecscore.benchdata.refsets import RefSet
+from gecscore.leaderboard.configurations import Configuration
+from gecscore.leaderboard.run_wide import RunWide
+from gecscore.leaderboard.specs import resolve
 from gecscore.result_text import number
 
 
@@ -124,13 +126,13 @@ def rank_attackers(real: Mapping[str, float], attackers: Mapping[str, float],
     return tuple(out)
 
 
-def set_dependent(config: MetricConfig) -> bool:
+def set_dependent(config: Configuration) -> bool:
     """Whether a configuration's scores depend on the other systems scored with it."""
     return config.metric == "gotoscorer" and not config.option_dict.get("no_weight", False)
 
 
-def exactly(config: MetricConfig) -> str:
-    """A pattern :func:`~gecscore.metaeval.specs.resolve` matches to ``config`` alone: its
+def exactly(config: Configuration) -> str:
+    """A pattern :func:`~gecscore.leaderboard.specs.resolve` matches to ``config`` alone: its
     spec, or its preset name as a one-name glob (``green`` alone would also match the family
     ``green``, i.e. ``green-sentence`` too)."""
     if config.spec:
@@ -155,12 +157,13 @@ def human_best_system(human: Mapping[str, HumanScores], real: Sequence[str],
 
 def run_robustness(refset: RefSet, real: Sequence[SystemSource], attackers: Sequence[SystemSource],
                    metrics: Sequence[str] | None = None, *, human_best: str | None = None,
-                   human_ranking: str | None = None, jobs: int = 1, progress: bool = True,
+                   human_ranking: str | None = None, executor: Executor | None = None, progress: bool = True,
                    options: RunWide | None = None,
                    attack_descriptions: Mapping[str, str] | None = None) -> Robustness:
     """Score ``real`` and ``attackers`` with each configuration of ``metrics`` (as the
     leaderboard takes them; default every available one), one leaderboard run per
-    configuration, and rank every attacker (:class:`Robustness`). ``human_best``: the real
+    configuration (scored by ``executor``, as :func:`~gecscore.leaderboard.board.run_leaderboard`
+    takes it), and rank every attacker (:class:`Robustness`). ``human_best``: the real
     system the humans rank first (from ``human_ranking``), for ``beats_human_best``."""
     if not real:
         raise GecInputError("no real systems to rank the attackers among")
@@ -182,7 +185,8 @@ def run_robustness(refset: RefSet, real: Sequence[SystemSource], attackers: Sequ
     systems = [*real, *attackers]
     results = []
     for config in configs:
-        board = run_leaderboard(refset, systems, [exactly(config)], jobs=jobs, progress=progress, options=run)
+        board = run_leaderboard(refset, systems, [exactly(config)], executor=executor, progress=progress,
+                                options=run)
         (scored,) = board.configs
         column = board.column(scored.name)
         real_scores = {name: column[name] for name in real_names}

@@ -1,6 +1,6 @@
 """A configuration's score of a system: the leaderboard's cell (:class:`SystemScore`, with what
 the bootstrap needs), scored through the metric seam with the work a process shares
-(:mod:`gecscore.metaeval.shared_data`)."""
+(:mod:`gecscore.leaderboard.shared_data`)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -8,8 +8,8 @@ from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
-from gecscore.metaeval.configurations import MetricConfig
-from gecscore.metaeval.shared_data import ReferenceData, SystemData
+from gecscore.leaderboard.configurations import Configuration
+from gecscore.leaderboard.shared_data import ReferenceData, SystemData
 from gecscore.metric import Result
 
 
@@ -46,14 +46,14 @@ def system_score(result: Result) -> SystemScore:
                        sentence_scores(result))
 
 
-def score_system(config: MetricConfig, system: SystemData, refs: ReferenceData) -> SystemScore:
+def score_system(config: Configuration, system: SystemData, refs: ReferenceData) -> SystemScore:
     """One configuration's score of one system, through the seam."""
     metric = refs.metric(config)
     prepared = refs.prepared(metric)
     return system_score(metric.score(prepared, system.scored_by(metric, refs), work=system.work))
 
 
-def score_all_systems(config: MetricConfig, systems: Sequence[SystemData], refs: ReferenceData
+def score_all_systems(config: Configuration, systems: Sequence[SystemData], refs: ReferenceData
                       ) -> list[SystemScore]:
     """One configuration's scores of every system at once (``Metric.score_systems``: PT-M2
     scores the model pairs of all systems in one pass)."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from gecscore.metaeval.configurations import MetricConfig
+from gecscore.leaderboard.configurations import MetricConfig
 from gecscore.options import build_config
 from gecscore.registry import metric_class
 

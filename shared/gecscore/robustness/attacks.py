@@ -202,7 +202,7 @@ def aligned_with_conll14(sources: Sequence[str], indices: Sequence[int] | None,
 def published_attacks(names: Sequence[str], sources: Sequence[str], indices: Sequence[int] | None = None,
                       data_dir: str | Path | None = None) -> dict[str, list[str]]:
     """``{name: predictions}`` of the published attacks ``names`` for ``sources``: CoNLL-2014's
-    1,312 sources, or the subset of them at ``indices`` (a :class:`~gecscore.metaeval.refsets.RefSet`'s
+    1,312 sources, or the subset of them at ``indices`` (a :class:`~gecscore.benchdata.refsets.RefSet`'s
     ``indices`` after ``subset``). Other sources are refused: the attacks were made for these."""
     from gecscore.benchdata import require
     from gecscore.io.text import read_lines

@@ -28,17 +28,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol, Sequence
 
-from gecscore.cache.keys import KeyBuilder, environment_digest, package_digest, path_fingerprint, value_digest
+from gecscore.benchdata.refsets import RefSet
+from gecscore.cache.keys import KeyBuilder, environment_digest, package_digest, value_digest
 from gecscore.cache.store import DiskCache, default_store
-from gecscore.metaeval.refsets import RefSet
-from gecscore.options import build_config, fields_of
-from gecscore.registry import metric_class
+from gecscore.leaderboard.configurations import Configuration
 
 CACHE_NAMESPACE = "leaderboard-cell"
 
 
 class SystemFiles(Protocol):
-    """Where a system's output lives (:class:`gecscore.metaeval.leaderboard.SystemSource`)."""
+    """Where a system's output lives (:class:`gecscore.leaderboard.systems.SystemSource`)."""
 
     name: str
     text_path: Path | None
@@ -84,30 +83,22 @@ class CellCache:
                 .digest())
         return cls(store, base)
 
-    def key(self, metric: str, options: dict[str, Any], system: str, run: Sequence[str] = ()) -> str | None:
-        """The key of a cell: ``metric`` with its effective ``options`` (run-wide ones applied)
-        scoring the system whose digest is ``system``, among the systems of digests ``run``
-        when its score depends on them; None for a judged configuration."""
-        return self.cell_key(self.configuration(metric, options), system, run)
+    def key(self, config: Configuration, system: str, run: Sequence[str] = ()) -> str | None:
+        """The key of a cell: ``config`` (its effective options, run-wide ones applied) scoring
+        the system whose digest is ``system``, among the systems of digests ``run`` when its
+        score depends on them; None for a judged configuration."""
+        return self.cell_key(self.configuration(config), system, run)
 
-    def configuration(self, metric: str, options: dict[str, Any]) -> str | None:
-        """The part of a cell's key that every system of one configuration shares (the store's
-        base, the validated config, its model files: built once per configuration, not per
-        cell); None for a judged configuration, which is never kept."""
-        cls = metric_class(metric)
-        config = build_config(cls.config_type, options)
-        if cls(config).needs() == "judge":
+    def configuration(self, config: Configuration) -> str | None:
+        """The part of a cell's key that every system of one configuration shares: the store's
+        base and the configuration's own facts (:attr:`Configuration.cache_facts`: its
+        validated config, its model files); None for a judged configuration, which is never
+        kept."""
+        facts = config.cache_facts
+        if facts is None:
             return None
-        models = []
-        for field in fields_of(cls.config_type):
-            value = getattr(config, field.name)
-            if field.metadata.get("choices") or field.metadata.get("normalize"):
-                continue   # a choice among names (base, scorer, segmentation, lang): no file behind it
-            if isinstance(value, str) and value:
-                fingerprint = path_fingerprint(value)
-                if fingerprint:
-                    models.append((field.name, fingerprint))
-        return KeyBuilder(CACHE_NAMESPACE).add(self.base, metric, repr(config)).facts(models).digest()
+        texts, models = facts
+        return KeyBuilder(CACHE_NAMESPACE).add(self.base, *texts).facts(models).digest()
 
     @staticmethod
     def cell_key(configuration: str | None, system: str, run: Sequence[str] = ()) -> str | None:

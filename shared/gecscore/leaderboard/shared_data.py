@@ -15,12 +15,10 @@ from pathlib import Path
 from typing import Any, Callable, TypeVar
 
 from gecscore.errors import GecInputError
-from gecscore.metaeval.configurations import MetricConfig
-from gecscore.metaeval.refsets import RefSet
-from gecscore.metaeval.run_wide import RunWide
+from gecscore.leaderboard.configurations import Configuration
+from gecscore.benchdata.refsets import RefSet
+from gecscore.leaderboard.run_wide import RunWide
 from gecscore.metric import Metric, Prepared, SharingKey
-from gecscore.options import build_config
-from gecscore.registry import metric_class
 from gecscore.types import GoldCorpus, Target
 
 T = TypeVar("T")
@@ -42,16 +40,16 @@ class ReferenceData:
             self.cache[key] = compute()
         return self.cache[key]
 
-    def metric(self, config: MetricConfig) -> Metric:
+    def metric(self, config: Configuration) -> Metric:
         """The metric object of a configuration (built once per process), its model scorer,
         weigher or judge shared with every configuration that has the same one."""
         return self.cached(f"metric:{config.name}", lambda: self._build(config))
 
-    def _build(self, config: MetricConfig) -> Metric:
-        cls = metric_class(config.metric)
-        metric = cls(build_config(cls.config_type, self.run.options_for(config)))
+    def _build(self, config: Configuration) -> Metric:
+        metric = config.build()
         shared = metric.shared_collaborators(progress=self.run.progress, share=self.cached)
-        return cls(metric.config, **{keyword: self.cached(key, build) for keyword, (key, build) in shared.items()})
+        return config.metric_class(metric.config,
+                                   **{keyword: self.cached(key, build) for keyword, (key, build) in shared.items()})
 
     def gold(self, gold_format: str) -> GoldCorpus:
         """The reference set's gold in ``gold_format`` (read once per process)."""

@@ -25,7 +25,7 @@ from gecscore.errors import GecInputError
 from gecscore.outputs import json_text
 from gecscore.result_text import number
 
-from gecscore.metaeval.leaderboard import Leaderboard
+from gecscore.leaderboard.board import Leaderboard
 
 
 def _fmt(value: float | None, digits: int = 4) -> str:
@@ -229,113 +229,172 @@ def _write_bootstrap_csv(board: Leaderboard, out: Path) -> list[Path]:
 
 
 def markdown(board: Leaderboard, plots_dir: str | None = None) -> str:
-    names = [c.name for c in board.configs]
-    first = names[0]
-    order = sorted(board.systems, key=lambda s: -_sortable(board.scores[s][first].score))
-    options = ", ".join(f"{k}={v}" for k, v in board.refset_options.items())
-    lines = [f"# Leaderboard on {board.refset}", "",
-             f"{board.n_sentences} sentences; {options}. Sorted by `{first}`. "
-             f"Scored in {board.wall_seconds:.1f} s.{_aggregation_note(board)}", "",
-             "| system | " + " | ".join(names) + " |", "|---" * (len(names) + 1) + "|"]
-    for system in order:
-        lines.append(f"| {system} | " + " | ".join(_fmt(board.scores[system][n].score) for n in names) + " |")
-    if board.correlations:
-        humans = list(board.human)
-        lines += ["", "## Correlation with human rankings", "",
-                  "| metric | " + " | ".join(f"{h} r | {h} rho" for h in humans) + " |",
-                  "|---" * (2 * len(humans) + 1) + "|"]
-        for name in names:
-            cells = []
-            for h in humans:
-                corr = board.correlations[name][h]
-                cells += [_fmt(corr.pearson, 3), _fmt(corr.spearman, 3)]
-            lines.append(f"| {name} | " + " | ".join(cells) + " |")
-        if board.pairwise:
-            lines += ["", "System pairs ordered as by humans (agree / disagree / metric ties; human ties left out):",
-                      "", "| metric | " + " | ".join(humans) + " |", "|---" * (len(humans) + 1) + "|"]
-            for name in names:
-                counts = [board.pairwise[name][h].counts() for h in humans]
-                lines.append(f"| {name} | " + " | ".join(f"{c['agree']} / {c['disagree']} / {c['metric-tie']}"
-                                                         for c in counts) + " |")
-        if plots_dir:
-            lines += ["", "Scatter plots: " + ", ".join(f"[{n}]({plots_dir}/{n}.png)" for n in names)]
-            lines += ["", "Pairwise plots: " + ", ".join(f"[{n}]({plots_dir}/pairwise_{n}.png)" for n in names
-                                                         if board.pairwise.get(n))]
+    """The page: the scores, then each section the run has (correlations, metric comparisons,
+    undefined statistics, bootstrap, sentence level, windows, baseline, per type, unavailable
+    configurations), then the signatures. Systems are sorted by the first configuration's score
+    (best first; an undefined score last)."""
+    order = sorted(board.systems, key=lambda s: -_sortable(board.scores[s][board.configs[0].name].score))
+    lines = scores_markdown(board, order)
+    lines += correlations_markdown(board, plots_dir)
     if board.metric_significance:
         lines += metric_significance_markdown(board)
-    if board.undefined_statistics:
-        lines += ["", "## Undefined statistics", "",
-                  "Shown as `undefined` above (null in `leaderboard.json`):", ""]
-        lines += [f"- {note}" for note in board.undefined_statistics]
-    if board.bootstrap:
-        opts = board.bootstrap_options
-        lines += ["", f"## Paired bootstrap ({opts['resamples']} resamples over sentences, seed {opts['seed']}, "
-                      f"{opts['confidence']:.0%} intervals)", "",
-                  "| system | " + " | ".join(names) + " |", "|---" * (len(names) + 1) + "|"]
-        for system in order:
-            cells = []
-            for n in names:
-                iv = board.bootstrap.get(n) and board.bootstrap[n].intervals.get(system)
-                cells.append(f"{_fmt(iv.estimate)} [{_fmt(iv.low)}, {_fmt(iv.high)}]" if iv else "-")
-            lines.append(f"| {system} | " + " | ".join(cells) + " |")
-        lines += ["", "Pairwise differences are in `pairwise.csv` and `leaderboard.json`."]
-    if board.sentence_level:
-        sets = list(next(iter(board.sentence_level.values())))
-        lines += ["", f"## Sentence level (pairwise accuracy / Kendall's tau; metric ties {board.sentence_ties})", "",
-                  "| metric | " + " | ".join(f"{n} Acc | {n} tau" for n in sets) + " | pairs |",
-                  "|---" * (2 * len(sets) + 2) + "|"]
-        for name, by_set in board.sentence_level.items():
-            cells = []
-            for n in sets:
-                cells += [_fmt(by_set[n].accuracy, 3), _fmt(by_set[n].kendall, 3)]
-            pairs = " / ".join(str(by_set[n].pairs) for n in sets)
-            lines.append(f"| {name} | " + " | ".join(cells) + f" | {pairs} |")
-    for human in board.human:
-        rows = _window_rows(board, human)
-        if rows:
-            size = len(rows[0][1][0].systems)
-            lines += ["", f"## Windows of {human} (r / rho over {size} systems consecutive in the human ranking, "
-                          "best first)", "",
-                      "| metric | " + " | ".join(f"ranks {w.first}-{w.first + size - 1}" for w in rows[0][1]) + " |",
-                      "|---" * (len(rows[0][1]) + 1) + "|"]
-            lines += [f"| {n} | " + " | ".join(f"{_fmt(w.pearson, 3)} / {_fmt(w.spearman, 3)}" for w in ws) + " |"
-                      for n, ws in rows]
-            if plots_dir:
-                lines += ["", f"Window plot: [{window_plot_name(human)}]({plots_dir}/{window_plot_name(human)})"]
-    if board.significance:
-        opts = board.significance_options
-        lines += ["", f"## Against {opts['baseline']} (paired bootstrap, {opts['bootstrap']} resamples, "
-                      f"{opts['confidence']:.0%} interval of the difference; approximate randomisation, "
-                      f"{opts['randomisation']} trials; seed {opts['seed']})", "",
-                  "| metric | system | score | delta | interval | p (bootstrap) | p (randomisation) |",
-                  "|---|---|---|---|---|---|---|"]
-        for name, comparisons in board.significance.items():
-            for c in comparisons:
-                interval = f"[{_fmt(c.low)}, {_fmt(c.high)}]" if c.low is not None else "-"
-                lines.append(f"| {name} | {c.system} | {_fmt(c.score_b)} | {number(c.delta, '+.4f')} | {interval} | "
-                             f"{_fmt(c.p_bootstrap, 3)} | {_fmt(c.p_randomisation, 3)} |")
-    per_type = per_type_rows(board)
-    if per_type:
-        lines += ["", f"## Per error type ({per_type[0]['granularity']}; F, or CLEME2.0's score, per type; "
-                      "counts in `per_type.csv`)", ""]
-        for name in names:
-            rows = [r for r in per_type if r["config"] == name]
-            if not rows:
-                continue
-            key = "f" if "f" in rows[0] else "score"
-            types = sorted({r["type"] for r in rows})
-            cell = {(r["system"], r["type"]): r[key] for r in rows}
-            lines += [f"`{name}`:", "", "| type | " + " | ".join(order) + " |", "|---" * (len(order) + 1) + "|"]
-            lines += [f"| {t} | " + " | ".join(_fmt(cell[(s, t)]) if (s, t) in cell else "-" for s in order) + " |"
-                      for t in types]
-            lines.append("")
+    lines += undefined_markdown(board)
+    lines += bootstrap_markdown(board, order)
+    lines += sentence_level_markdown(board)
+    lines += windows_markdown(board, plots_dir)
+    lines += baseline_markdown(board)
+    lines += per_type_markdown(board, order)
     if board.unavailable:
         lines += ["", "## Not available", ""]
         lines += [f"- `{name}`: {reason}" for name, reason in board.unavailable.items()]
     lines += ["", "## Signatures", ""]
     if board.systems:
-        lines += [f"- `{n}`: `{board.scores[board.systems[0]][n].signature}`" for n in names]
+        lines += [f"- `{c.name}`: `{board.scores[board.systems[0]][c.name].signature}`" for c in board.configs]
     return "\n".join(lines) + "\n"
+
+
+def scores_markdown(board: Leaderboard, order: list[str]) -> list[str]:
+    """The title, what was scored and how, and the table of scores (systems in ``order``)."""
+    names = [c.name for c in board.configs]
+    options = ", ".join(f"{k}={v}" for k, v in board.refset_options.items())
+    lines = [f"# Leaderboard on {board.refset}", "",
+             f"{board.n_sentences} sentences; {options}. Sorted by `{names[0]}`. "
+             f"Scored in {board.wall_seconds:.1f} s.{_aggregation_note(board)}", "",
+             "| system | " + " | ".join(names) + " |", "|---" * (len(names) + 1) + "|"]
+    for system in order:
+        lines.append(f"| {system} | " + " | ".join(_fmt(board.scores[system][n].score) for n in names) + " |")
+    return lines
+
+
+def correlations_markdown(board: Leaderboard, plots_dir: str | None) -> list[str]:
+    """Pearson r and Spearman rho with each human ranking, the system pairs ordered as by the
+    humans, and the plots' links."""
+    if not board.correlations:
+        return []
+    names = [c.name for c in board.configs]
+    humans = list(board.human)
+    lines = ["", "## Correlation with human rankings", "",
+             "| metric | " + " | ".join(f"{h} r | {h} rho" for h in humans) + " |",
+             "|---" * (2 * len(humans) + 1) + "|"]
+    for name in names:
+        cells = []
+        for h in humans:
+            corr = board.correlations[name][h]
+            cells += [_fmt(corr.pearson, 3), _fmt(corr.spearman, 3)]
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    if board.pairwise:
+        lines += ["", "System pairs ordered as by humans (agree / disagree / metric ties; human ties left out):",
+                  "", "| metric | " + " | ".join(humans) + " |", "|---" * (len(humans) + 1) + "|"]
+        for name in names:
+            counts = [board.pairwise[name][h].counts() for h in humans]
+            lines.append(f"| {name} | " + " | ".join(f"{c['agree']} / {c['disagree']} / {c['metric-tie']}"
+                                                     for c in counts) + " |")
+    if plots_dir:
+        lines += ["", "Scatter plots: " + ", ".join(f"[{n}]({plots_dir}/{n}.png)" for n in names)]
+        lines += ["", "Pairwise plots: " + ", ".join(f"[{n}]({plots_dir}/pairwise_{n}.png)" for n in names
+                                                     if board.pairwise.get(n))]
+    return lines
+
+
+def undefined_markdown(board: Leaderboard) -> list[str]:
+    """What could not be computed, one sentence each."""
+    if not board.undefined_statistics:
+        return []
+    return ["", "## Undefined statistics", "", "Shown as `undefined` above (null in `leaderboard.json`):", "",
+            *(f"- {note}" for note in board.undefined_statistics)]
+
+
+def bootstrap_markdown(board: Leaderboard, order: list[str]) -> list[str]:
+    """Each system's bootstrap interval per configuration."""
+    if not board.bootstrap:
+        return []
+    names = [c.name for c in board.configs]
+    opts = board.bootstrap_options
+    lines = ["", f"## Paired bootstrap ({opts['resamples']} resamples over sentences, seed {opts['seed']}, "
+                 f"{opts['confidence']:.0%} intervals)", "",
+             "| system | " + " | ".join(names) + " |", "|---" * (len(names) + 1) + "|"]
+    for system in order:
+        cells = []
+        for n in names:
+            iv = board.bootstrap.get(n) and board.bootstrap[n].intervals.get(system)
+            cells.append(f"{_fmt(iv.estimate)} [{_fmt(iv.low)}, {_fmt(iv.high)}]" if iv else "-")
+        lines.append(f"| {system} | " + " | ".join(cells) + " |")
+    return lines + ["", "Pairwise differences are in `pairwise.csv` and `leaderboard.json`."]
+
+
+def sentence_level_markdown(board: Leaderboard) -> list[str]:
+    """Pairwise accuracy and Kendall's tau of the sentence scores with each set of judgments."""
+    if not board.sentence_level:
+        return []
+    sets = list(next(iter(board.sentence_level.values())))
+    lines = ["", f"## Sentence level (pairwise accuracy / Kendall's tau; metric ties {board.sentence_ties})", "",
+             "| metric | " + " | ".join(f"{n} Acc | {n} tau" for n in sets) + " | pairs |",
+             "|---" * (2 * len(sets) + 2) + "|"]
+    for name, by_set in board.sentence_level.items():
+        cells = []
+        for n in sets:
+            cells += [_fmt(by_set[n].accuracy, 3), _fmt(by_set[n].kendall, 3)]
+        pairs = " / ".join(str(by_set[n].pairs) for n in sets)
+        lines.append(f"| {name} | " + " | ".join(cells) + f" | {pairs} |")
+    return lines
+
+
+def windows_markdown(board: Leaderboard, plots_dir: str | None) -> list[str]:
+    """SEEDA's window analysis per human ranking (r / rho per window, best first)."""
+    lines: list[str] = []
+    for human in board.human:
+        rows = _window_rows(board, human)
+        if not rows:
+            continue
+        size = len(rows[0][1][0].systems)
+        lines += ["", f"## Windows of {human} (r / rho over {size} systems consecutive in the human ranking, "
+                      "best first)", "",
+                  "| metric | " + " | ".join(f"ranks {w.first}-{w.first + size - 1}" for w in rows[0][1]) + " |",
+                  "|---" * (len(rows[0][1]) + 1) + "|"]
+        lines += [f"| {n} | " + " | ".join(f"{_fmt(w.pearson, 3)} / {_fmt(w.spearman, 3)}" for w in ws) + " |"
+                  for n, ws in rows]
+        if plots_dir:
+            lines += ["", f"Window plot: [{window_plot_name(human)}]({plots_dir}/{window_plot_name(human)})"]
+    return lines
+
+
+def baseline_markdown(board: Leaderboard) -> list[str]:
+    """Every system against the baseline: delta, bootstrap interval and both p-values."""
+    if not board.significance:
+        return []
+    opts = board.significance_options
+    lines = ["", f"## Against {opts['baseline']} (paired bootstrap, {opts['bootstrap']} resamples, "
+                 f"{opts['confidence']:.0%} interval of the difference; approximate randomisation, "
+                 f"{opts['randomisation']} trials; seed {opts['seed']})", "",
+             "| metric | system | score | delta | interval | p (bootstrap) | p (randomisation) |",
+             "|---|---|---|---|---|---|---|"]
+    for name, comparisons in board.significance.items():
+        for c in comparisons:
+            interval = f"[{_fmt(c.low)}, {_fmt(c.high)}]" if c.low is not None else "-"
+            lines.append(f"| {name} | {c.system} | {_fmt(c.score_b)} | {number(c.delta, '+.4f')} | {interval} | "
+                         f"{_fmt(c.p_bootstrap, 3)} | {_fmt(c.p_randomisation, 3)} |")
+    return lines
+
+
+def per_type_markdown(board: Leaderboard, order: list[str]) -> list[str]:
+    """Per configuration with per-type tables: F (or CLEME2.0's score) per error type and system."""
+    per_type = per_type_rows(board)
+    if not per_type:
+        return []
+    lines = ["", f"## Per error type ({per_type[0]['granularity']}; F, or CLEME2.0's score, per type; "
+                 "counts in `per_type.csv`)", ""]
+    for name in [c.name for c in board.configs]:
+        rows = [r for r in per_type if r["config"] == name]
+        if not rows:
+            continue
+        key = "f" if "f" in rows[0] else "score"
+        types = sorted({r["type"] for r in rows})
+        cell = {(r["system"], r["type"]): r[key] for r in rows}
+        lines += [f"`{name}`:", "", "| type | " + " | ".join(order) + " |", "|---" * (len(order) + 1) + "|"]
+        lines += [f"| {t} | " + " | ".join(_fmt(cell[(s, t)]) if (s, t) in cell else "-" for s in order) + " |"
+                  for t in types]
+        lines.append("")
+    return lines
 
 
 def metric_significance_markdown(board: Leaderboard) -> list[str]:
@@ -455,7 +514,7 @@ def window_plot(board: Leaderboard, human: str, path: str | Path) -> Path:
     return path
 
 
-#: colour of each verdict of :class:`gecscore.metaeval.leaderboard.PairwiseSystems`
+#: colour of each verdict of :class:`gecscore.metaeval.system_pairs.PairwiseSystems`
 PAIR_COLOURS = {"agree": "#2e8b57", "disagree": "#c0392b", "metric-tie": "#b0b0b0", "human-tie": "#f2f2f2"}
 
 

@@ -6,7 +6,7 @@ sentence) and ``statistic`` (the score from the column means, ``statistic(stats.
 score``). The observed difference is ``d = score(B) - score(A)``.
 
 * Paired bootstrap (Koehn 2004; Berg-Kirkpatrick et al. 2012): ``n`` resamples of the sentences
-  with replacement, the same draws for both systems (:func:`gecscore.metaeval.bootstrap.
+  with replacement, the same draws for both systems (:func:`gecscore.significance.bootstrap.
   resample_weights`); ``d*_i`` the difference on resample i. Confidence interval: the
   percentiles ``(1-c)/2`` and ``(1+c)/2`` of ``d*``. Two-sided p-value of "no difference",
   with the resampled differences centred on ``d``: ``p = (1 + #{|d*_i - d| >= |d|}) / (n + 1)``.
@@ -25,7 +25,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from gecscore.metaeval.bootstrap import resample_weights
+from gecscore.significance.bootstrap import resample_weights
 
 Statistic = Callable[[np.ndarray], float]
 

@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 from gecscore.errors import GecOptionError
-from gecscore.metaeval.configurations import MetricConfig, needs_of, probe
-from gecscore.options import DEFAULT_LANG, applies, fields_of, language_of
-from gecscore.registry import metric_class
+from gecscore.options import DEFAULT_LANG, fields_of, language_of
+
+if TYPE_CHECKING:
+    from gecscore.leaderboard.configurations import Configuration
 
 
 @dataclass(frozen=True)
@@ -20,7 +21,8 @@ class RunWide:
     ``similarity`` to those weighing with a BERTScore/BARTScore model (model, num_layers,
     precision, batch_size, device), ``judge`` to those asking an LLM judge (model, backend,
     base_url, cache, concurrency, ...); ``per_type`` to those with per-type tables. The keys
-    are the options' own names (their declarations in :mod:`gecscore.options`)."""
+    are the options' own names (their declarations in :mod:`gecscore.options`); which ones a
+    configuration takes is :func:`gecscore.leaderboard.configurations.resolve_configuration`'s."""
 
     similarity: Mapping[str, Any] = field(default_factory=dict)
     judge: Mapping[str, Any] = field(default_factory=dict)
@@ -31,25 +33,6 @@ class RunWide:
     @property
     def has_judge(self) -> bool:
         return names_a_judge(self.judge)
-
-    def options_for(self, config: MetricConfig) -> dict[str, Any]:
-        """The configuration's options with the run-wide ones it takes (its own win)."""
-        metric = probe(config)
-        options = config.option_dict
-        needs = metric.needs()
-        declared = {f.name for f in fields_of(metric.config_type)}
-        extra: dict[str, Any] = {}
-        if needs == "similarity":
-            extra.update(self.similarity)
-        elif needs == "judge":
-            extra.update(self.judge)
-        if self.per_type is not None:
-            extra["per_type"] = self.per_type
-        extra.update(self.text)
-        for key, value in extra.items():
-            if key in declared and key not in options and value is not None and applies(metric.config, key):
-                options[key] = value
-        return options
 
 
 def similarity_model(run: RunWide | None = None, warn: bool = True) -> str:
@@ -84,23 +67,23 @@ def names_a_judge(options: Mapping[str, Any]) -> bool:
         options.get("backend") == "transformers" and bool(options.get("model")))
 
 
-def unavailable_reason(config: MetricConfig, run: RunWide) -> str | None:
+def unavailable_reason(config: "Configuration", run: RunWide) -> str | None:
     """Why ``config`` cannot run with these run-wide options, or None (a configuration's own
     judge options win over the run-wide ones, as when it is scored)."""
-    if needs_of(config) == "judge" and not names_a_judge({**run.judge, **config.option_dict}):
+    if config.needs == "judge" and not names_a_judge({**run.judge, **config.option_dict}):
         return ("not available: needs a judge endpoint (the judge's base_url and model: --judge-base-url and "
                 "--judge-model on the command line)")
     return None
 
 
-def run_wide_refusal(config: MetricConfig, run: RunWide, named: bool) -> str | None:
+def run_wide_refusal(config: "Configuration", run: RunWide, named: bool) -> str | None:
     """A run-wide language (``--lang``) that ``config``'s metric cannot apply (it has no
     ``lang``; the default, en, changes nothing it does): a GecOptionError naming it when the
     configuration was asked for by name (``named``), else the reason it is set aside."""
     lang = run.text.get("lang")
     if lang is None or language_of(lang) == DEFAULT_LANG:
         return None
-    if "lang" in {f.name for f in fields_of(metric_class(config.metric).config_type)}:
+    if "lang" in {f.name for f in fields_of(config.metric_class.config_type)}:
         return None
     reason = (f"{config.name}: metric {config.metric} has no lang option (it reads its text as given), so "
               f"lang={lang} cannot apply to it")

@@ -1,0 +1,223 @@
+"""The leaderboard's cells scored by local worker processes (``--jobs N``): an executor
+(:class:`LocalProcesses`, :mod:`gecscore.leaderboard.executor`).
+
+Reference-side work is done once per worker: the reference set (gold edits, optional ERRANT
+re-extraction) is loaded in the main process and handed to each worker process, which keeps
+its own reference cache and ERRANT parse cache (the sources are parsed once per worker).
+Systems are spread over ``jobs`` worker processes; within one system every configuration
+shares the hypothesis edits and CLEME's chunk partition. Configurations scored together
+(model-backed ones: PT-M2, PT-ERRANT, CLEME2.0-sim; and those depending on every system) always
+run in the main process, so one model encodes each distinct sentence of the run once: the
+sources and references once (kept by the scorer), a pseudo-sentence once for all systems that
+propose it (the pair cache).
+
+Interruptions: workers ignore SIGINT (a Ctrl-C reaches the whole process group; only the main
+process acts on it). When the main process is interrupted (KeyboardInterrupt, or SIGTERM made
+into :class:`Interrupted` by :func:`stop_on_signals`), :func:`run_in_workers` stops: every
+worker gets SIGTERM, then SIGKILL if still alive after ``WORKER_GRACE_S``, and is reaped
+before the exception goes on, so no worker outlives the run.
+"""
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import multiprocessing
+import os
+import signal
+import time
+import traceback
+from dataclasses import dataclass
+from multiprocessing.connection import wait as wait_for
+from typing import Sequence
+
+from gecscore.benchdata.refsets import RefSet
+from gecscore.leaderboard.configurations import Configuration
+from gecscore.leaderboard.executor import (InProcess, Row, Table, collect, empty_table, in_order, score_here,
+                                           score_one_system, scoring_bar)
+from gecscore.leaderboard.run_wide import RunWide
+from gecscore.leaderboard.shared_data import ReferenceData
+from gecscore.leaderboard.systems import SystemSource
+
+_WORKER: dict = {}
+WORKER_GRACE_S = 2.0
+
+
+@dataclass(frozen=True)
+class LocalProcesses:
+    """Systems spread over ``jobs`` worker processes of this machine; configurations scored
+    together run in this process meanwhile. One job, or one system, is :class:`InProcess`."""
+
+    jobs: int = 1
+
+    def score(self, refset: RefSet, systems: Sequence[SystemSource], configs: Sequence[Configuration],
+              run: RunWide, progress: bool) -> Table:
+        if self.jobs <= 1 or len(systems) <= 1:
+            return InProcess().score(refset, systems, configs, run, progress)
+        # Model-backed configurations run in this process: one model, its kept reference side
+        # and pair cache shared by every system (a worker each would encode the same sentences
+        # again), with all the CPU threads.
+        in_main = [c for c in configs if c.scored_together]
+        in_workers = [c for c in configs if c not in in_main]
+        results, seconds = empty_table(systems)
+        bar = scoring_bar(refset, systems, passes=(len(in_workers) > 0) + (len(in_main) > 0), progress=progress)
+        if in_workers:
+            initargs = (refset, in_workers, run, max(1, (os.cpu_count() or 1) // self.jobs), True)
+            with contextlib.closing(run_in_workers(systems, min(self.jobs, len(systems)), initargs)) as done:
+                collect(done, results, seconds, bar)   # closing: the workers are stopped whatever happens
+        if in_main:   # the model passes show their own bars here (the workers' would interleave)
+            collect(score_here(refset, systems, in_main, dataclasses.replace(run, progress=progress)),
+                    results, seconds, bar)
+        bar.close()
+        return in_order(results, configs), seconds
+
+
+class Interrupted(KeyboardInterrupt):
+    """The run was stopped by a signal (``signum``); raised in the main process."""
+
+    def __init__(self, signum: int):
+        self.signum = signum
+        super().__init__(f"stopped by {signal.Signals(signum).name}")
+
+
+@contextlib.contextmanager
+def stop_on_signals(signals=(signal.SIGTERM,)):
+    """Within the block, ``signals`` raise :class:`Interrupted` in the main thread (so
+    ``finally`` clauses run: workers are stopped, temporary folders removed); the previous
+    handlers come back after it. Outside the main thread it does nothing."""
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def handler(signum, frame):
+        raise Interrupted(signum)
+
+    previous = {sig: signal.signal(sig, handler) for sig in signals}
+    try:
+        yield
+    finally:
+        for sig, old in previous.items():
+            signal.signal(sig, old)
+
+
+
+
+def _init_worker(refset: RefSet, configs: Sequence[Configuration], run: RunWide, torch_threads: int | None,
+                 child: bool) -> None:
+    if child:  # Ctrl-C reaches the whole group: the main process decides, the workers keep still
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if torch_threads:
+        _limit_torch_threads(torch_threads)
+    from gecscore.collection import fewer_collections
+
+    fewer_collections()   # a spawned worker starts with the defaults
+    _WORKER["refs"] = ReferenceData(refset, run)
+    _WORKER["configs"] = list(configs)
+
+
+def _limit_torch_threads(n: int) -> None:
+    """Share the CPUs between worker processes (torch would take them all in each)."""
+    import importlib.util
+
+    if importlib.util.find_spec("torch") is not None:
+        import torch
+
+        torch.set_num_threads(n)
+
+
+def _score_system(source: SystemSource) -> Row:
+    return score_one_system(_WORKER["refs"], _WORKER["configs"], source)
+
+
+def _worker_main(conn, initargs: tuple) -> None:
+    """A worker: set up once, then score each system sent over ``conn`` until ``None`` or EOF."""
+    _init_worker(*initargs)
+    while True:
+        try:
+            source = conn.recv()
+        except (EOFError, OSError):
+            return
+        if source is None:
+            return
+        try:
+            message = ("ok", _score_system(source))
+        except Exception as error:  # noqa: BLE001 - handed to the main process
+            message = ("error", error, traceback.format_exc())
+        try:
+            conn.send(message)
+        except Exception:  # noqa: BLE001 - an exception that does not pickle
+            conn.send(("error", RuntimeError(message[-1]), message[-1]))
+
+
+def run_in_workers(systems: Sequence[SystemSource], n_workers: int, initargs: tuple):
+    """Yield ``_score_system(source)`` for every system (in completion order) from
+    ``n_workers`` processes, each fed one system at a time over its own pipe.
+
+    Plain processes and pipes, no shared queues or locks: whatever ends the run (an error, a
+    KeyboardInterrupt, :class:`Interrupted`), the ``finally`` clause terminates every worker
+    (SIGTERM, then SIGKILL after ``WORKER_GRACE_S``) and reaps it, and nothing can be left
+    waiting on a lock a killed worker held (``multiprocessing.Pool.terminate`` can hang that
+    way, and ProcessPoolExecutor's queue feeder prints tracebacks when its workers are killed).
+    """
+    context = multiprocessing.get_context()
+    workers: list[tuple[multiprocessing.Process, object]] = []
+    pending = list(reversed(systems))
+    finished = False
+    try:
+        for _ in range(n_workers):
+            parent, child = context.Pipe()
+            process = context.Process(target=_worker_main, args=(child, initargs), name="gecscore-leaderboard")
+            process.start()
+            child.close()
+            workers.append((process, parent))
+        busy = {}
+        for process, conn in workers:
+            if pending:
+                conn.send(pending.pop())
+                busy[conn] = process
+        while busy:
+            sentinels = {process.sentinel: (process, conn) for conn, process in busy.items()}
+            for ready in wait_for([*busy, *sentinels]):
+                if ready in busy:
+                    conn = ready
+                    try:
+                        message = conn.recv()
+                    except (EOFError, OSError):
+                        continue  # the worker died: its sentinel says so
+                    if message[0] == "error":
+                        raise message[1]
+                    yield message[1]
+                    if pending:
+                        conn.send(pending.pop())
+                    else:
+                        conn.send(None)
+                        del busy[conn]
+                elif ready in sentinels:
+                    process, conn = sentinels[ready]
+                    if conn in busy and not conn.poll():
+                        raise RuntimeError(f"a leaderboard worker died (exit code {process.exitcode})")
+        finished = True
+    finally:
+        stop_workers([process for process, _ in workers], finished)
+        for _, conn in workers:
+            conn.close()
+
+
+def stop_workers(processes, finished: bool = False) -> None:
+    """Reap ``processes``: after a ``finished`` run (each worker told to stop) they are joined;
+    any still alive, or every one after an interruption, gets SIGTERM, then SIGKILL after
+    ``WORKER_GRACE_S``."""
+    deadline = time.monotonic() + WORKER_GRACE_S
+    for process in processes:
+        if finished:
+            process.join(WORKER_GRACE_S)
+        if process.is_alive():
+            process.terminate()
+    for process in processes:
+        process.join(max(0.0, deadline - time.monotonic()))
+        if process.is_alive():
+            process.kill()
+            process.join(1.0)
+
