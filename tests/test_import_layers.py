@@ -18,7 +18,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "shared" / "gecscore"
 LAYERS: list[tuple[str, set[str]]] = [
     ("foundation", {"version", "errors", "types", "options", "signature", "registry", "progress", "extras", "strings",
                     "inputs", "compiled", "outputs", "lru", "fscore", "result_text", "collection"}),
-    ("components", {"cache", "io", "extract", "lang", "models", "judge"}),
+    ("components", {"cache", "io", "extract", "lang", "models", "judge", "benchdata"}),
     ("seam", {"metric", "judged_metric"}),
     ("families", {"chunks", "m2", "imeasure", "dsgram", "gleu", "green", "gotoscorer", "some", "impara",
                   "scribendi", "llm_eval"}),
