@@ -24,7 +24,7 @@ import numpy as np
 import gecscore
 from gecscore.attribution import add_one, exact_shapley, remove_one, sampled_shapley
 from gecscore.attribution.metric_value import MetricValue
-from gecscore.extract.gold import hypothesis_targets
+from gecscore.lang.en.gold import hypothesis_targets
 from gecscore.io.m2 import read_m2
 
 

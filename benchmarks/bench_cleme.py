@@ -19,7 +19,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from gecscore.chunks.samples import samples_from_m2, samples_from_m2_and_text
-from gecscore.extract.errant_edits import ErrantExtractor
+from gecscore.lang.en.extractor import ErrantExtractor
 from gecscore.io.m2 import read_m2
 from gecscore.io.text import read_lines
 from gecscore.chunks.evaluation import partition_corpus

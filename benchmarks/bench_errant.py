@@ -1,5 +1,5 @@
 """ERRANT edit extraction: errant's own ``annotator.annotate`` against the compiled alignment
-(gecscore.extract.alignment.annotate): time both on the same parsed Docs and compare every edit
+(gecscore.lang.en.alignment.annotate): time both on the same parsed Docs and compare every edit
 (spans, strings, type) and every alignment sequence.
 
 Reads GEC_DATA (default ../shared/data next to the repository); skips with a message when absent.
@@ -59,7 +59,7 @@ def all_sets() -> list[tuple[str, Path, list[Path]]]:
 def load():
     import errant
 
-    from gecscore.extract.spacy_model import load_spacy_model
+    from gecscore.lang.en.spacy_model import load_spacy_model
 
     nlp = load_spacy_model()
     return nlp, errant.load("en", nlp)
@@ -86,7 +86,7 @@ def run_errant(annotator, orig, cor):
 
 
 def run_compiled(annotator, orig, cor):
-    from gecscore.extract.alignment import CompiledAlignment
+    from gecscore.lang.en.alignment import CompiledAlignment
 
     alignment = CompiledAlignment(orig, cor)
     edits = annotator.merge(alignment)
@@ -97,7 +97,7 @@ def run_compiled(annotator, orig, cor):
 
 def compare_sets(sets) -> int:
     """Time and compare; returns the number of differing pairs."""
-    from gecscore.extract.alignment import doc_features
+    from gecscore.lang.en.alignment import doc_features
 
     nlp, annotator = load()
     for _, src, hyps in sets:
@@ -170,7 +170,7 @@ def time_alignment_only(sets) -> None:
     """Alignment alone (no merge/classify): errant.alignment.Alignment vs CompiledAlignment."""
     from errant.alignment import Alignment
 
-    from gecscore.extract.alignment import CompiledAlignment
+    from gecscore.lang.en.alignment import CompiledAlignment
 
     nlp, _ = load()
     _, src, hyps = sets[0]
@@ -178,7 +178,7 @@ def time_alignment_only(sets) -> None:
     targets = read_lines(hyps[0])
     pairs = [(s, t) for s, t in zip(sources, targets) if s.split() != t.split()]
     docs = parse_all(nlp, [x for p in pairs for x in p])
-    from gecscore.extract.alignment import doc_features
+    from gecscore.lang.en.alignment import doc_features
 
     start = time.perf_counter()
     for doc in docs.values():
@@ -199,9 +199,9 @@ def time_alignment_only(sets) -> None:
 
 _ERRANT_PARALLEL_SHIM = (
     # errant.load() asks spacy for "en_core_web_sm"; route that name to the installed model
-    # package (en_core_web_sm or its PyPI re-upload), as gecscore.extract.spacy_model does.
+    # package (en_core_web_sm or its PyPI re-upload), as gecscore.lang.en.spacy_model does.
     "import sys, spacy\n"
-    "from gecscore.extract.spacy_model import load_spacy_model\n"
+    "from gecscore.lang.en.spacy_model import load_spacy_model\n"
     "_load = spacy.load\n"
     "spacy.load = lambda name, **kw: load_spacy_model() if name == 'en_core_web_sm' else _load(name, **kw)\n"
     "from errant.commands.parallel_to_m2 import main\n"
@@ -211,7 +211,7 @@ _ERRANT_PARALLEL_SHIM = (
 
 def compiled_parallel(orig_path: Path, cor_paths: list[Path], out_path: Path) -> None:
     """errant_parallel's output (same M2, line by line), with nlp.pipe and the compiled alignment."""
-    from gecscore.extract.alignment import annotate
+    from gecscore.lang.en.alignment import annotate
 
     nlp, annotator = load()
     rows = [[line.strip() for line in lines]
@@ -340,7 +340,7 @@ def _reset_peak() -> bool:
 
 def run_long(n_tokens: int, with_errant: bool) -> None:
     """In this process: parse one long line pair, align it, report time and peak RSS."""
-    from gecscore.extract.alignment import CompiledAlignment, annotate
+    from gecscore.lang.en.alignment import CompiledAlignment, annotate
 
     nlp, annotator = load()
     src, hyp = long_line(n_tokens)

@@ -116,7 +116,7 @@ def uagec(limit: int | None) -> int:
 
 
 def conll() -> int:
-    from gecscore.extract.errant_edits import ErrantExtractor
+    from gecscore.lang.en.extractor import ErrantExtractor
     from gecscore.lang.free.profile import edits_of
 
     root = Path(os.environ.get("GEC_DATA", "")) / "conll14"

@@ -69,7 +69,7 @@ def child(metric: str, n: int, every: int, seed: int, memory_gb: float, gold_m2:
         limit = int(memory_gb * 2 ** 30)
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     import gecscore
-    from gecscore.extract.errant_edits import shared_extractor
+    from gecscore.lang.en.extractor import shared_extractor
 
     started = time.perf_counter()
     shared_extractor()  # the spaCy model

@@ -167,7 +167,7 @@ def test_shapley_of_a_metric_sums_to_the_score_gap(chosen, name):
 def test_sampled_shapley_error_on_conll14_sentences():
     from datapaths import CONLL14, require
 
-    from gecscore.extract.gold import hypothesis_targets
+    from gecscore.lang.en.gold import hypothesis_targets
     from gecscore.io.m2 import read_m2
 
     gold = read_m2(require(CONLL14 / "official-2014.combined.m2"))[:200]

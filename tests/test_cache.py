@@ -14,7 +14,7 @@ from hypothesis import given, settings, strategies as st
 from gecscore.cache.keys import KeyBuilder, source_digest
 from gecscore.cache.store import MAGIC, NO_CACHE_ENV, DiskCache, default_store, disabled
 from gecscore.cli import main
-from gecscore.extract.errant_edits import CACHE_NAMESPACE, PERSIST_MIN_PAIRS, ErrantExtractor
+from gecscore.lang.en.extractor import CACHE_NAMESPACE, PERSIST_MIN_PAIRS, ErrantExtractor
 
 from datapaths import EXAMPLES
 

@@ -25,7 +25,7 @@ import pytest
 from gecscore.cache import safe_pickle, store as store_module
 from gecscore.cache.store import MAGIC, STALE_TEMPORARY_S, DiskCache
 from gecscore.cli import main
-from gecscore.extract.errant_edits import CACHE_NAMESPACE, PERSIST_MIN_PAIRS, ErrantExtractor
+from gecscore.lang.en.extractor import CACHE_NAMESPACE, PERSIST_MIN_PAIRS, ErrantExtractor
 from gecscore.leaderboard import cell_cache
 from gecscore.leaderboard.board import run_leaderboard
 from gecscore.leaderboard.configurations import MetricConfig, resolve_configuration
@@ -154,9 +154,9 @@ def dataclass_replace(value, **changes):
 
 STAGE_EDITS = {
     # how the model is loaded: the parser switched off (the case: 71/104/252 vs 71/106/251)
-    "gecscore/extract/spacy_model.py": None,
-    "gecscore/extract/alignment.py": "\n# an edited alignment\n",
-    "gecscore/extract/errant_edits.py": "\n# an edited extractor\n",
+    "gecscore/lang/en/spacy_model.py": None,
+    "gecscore/lang/en/alignment.py": "\n# an edited alignment\n",
+    "gecscore/lang/en/extractor.py": "\n# an edited extractor\n",
     "gecscore/types.py": "\n# an edited edit type\n",
     "errant/en/classifier.py": "\n# an edited classifier\n",
     "errant/en/merger.py": "\n# an edited merger\n",
@@ -164,7 +164,7 @@ STAGE_EDITS = {
 
 KEY_SCRIPT = (
     "import sys\n"
-    "from gecscore.extract.errant_edits import ErrantExtractor\n"
+    "from gecscore.lang.en.extractor import ErrantExtractor\n"
     "import gecscore, errant\n"
     "assert gecscore.__file__.startswith(sys.argv[1]), gecscore.__file__\n"
     "print(ErrantExtractor(progress=False).corpus_key(['He go .'], ['He goes .']))\n")

@@ -1,4 +1,4 @@
-"""The compiled ERRANT alignment (gecscore.extract.alignment) against errant's own, exactly:
+"""The compiled ERRANT alignment (gecscore.lang.en.alignment) against errant's own, exactly:
 alignment sequences, cost/op matrices, and the typed edits of annotator.annotate."""
 from __future__ import annotations
 
@@ -16,9 +16,9 @@ from hypothesis import strategies as st  # noqa: E402
 from rapidfuzz.distance import Indel  # noqa: E402
 
 from gecscore.errors import GecInputError, MissingModelError  # noqa: E402
-from gecscore.extract import alignment as compiled  # noqa: E402
-from gecscore.extract.alignment import CompiledAlignment, annotate, doc_features  # noqa: E402
-from gecscore.extract.spacy_model import load_spacy_model  # noqa: E402
+from gecscore.lang.en import alignment as compiled  # noqa: E402
+from gecscore.lang.en.alignment import CompiledAlignment, annotate, doc_features  # noqa: E402
+from gecscore.lang.en.spacy_model import load_spacy_model  # noqa: E402
 from rewrites import rewrite  # noqa: E402
 
 MERGINGS = ("rules", "all-split", "all-merge", "all-equal")

@@ -161,7 +161,7 @@ def test_text_inputs_equal_errant_parallel_m2(tmp_path, capsys):
     """--src/--hyp/--ref: the edits errant_parallel would write, then the same comparison."""
     import errant.commands.parallel_to_m2 as parallel
 
-    from gecscore.extract.errant_edits import shared_extractor
+    from gecscore.lang.en.extractor import shared_extractor
 
     src, hyp = str(EXAMPLES / "source.txt"), str(EXAMPLES / "hypothesis.txt")
     refs = [str(EXAMPLES / "reference0.txt"), str(EXAMPLES / "reference1.txt")]

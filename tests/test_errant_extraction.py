@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from gecscore.extract.errant_edits import ErrantExtractor
-from gecscore.extract.spacy_model import load_spacy_model
+from gecscore.lang.en.extractor import ErrantExtractor
+from gecscore.lang.en.spacy_model import load_spacy_model
 from gecscore.errors import MissingModelError
 
 
@@ -61,7 +61,7 @@ def test_missing_model_names_both_install_routes():
 
 def test_compiled_and_errant_alignment_switch_give_identical_edits():
     from datapaths import example_corpus
-    from gecscore.extract.errant_edits import ErrantExtractor
+    from gecscore.lang.en.extractor import ErrantExtractor
 
     sources, hypotheses, references = example_corpus()
     pairs = [(s, h) for s, h in zip(sources, hypotheses)] + [(s, r) for s, refs in zip(sources, references) for r in refs]

@@ -15,7 +15,7 @@ def metric():
     os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
     evaluate = pytest.importorskip("evaluate", reason="evaluate is not installed (a base requirement: pip install -e .)")
     try:
-        from gecscore.extract.spacy_model import load_spacy_model
+        from gecscore.lang.en.spacy_model import load_spacy_model
 
         load_spacy_model()
     except Exception as error:  # no spaCy model: ERRANT cannot run

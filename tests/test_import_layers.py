@@ -197,3 +197,68 @@ def test_no_module_imports_another_modules_private_names():
                 private += [f"{name} imports {node.module}.{a.name}" for a in node.names
                             if a.name.startswith("_") and not a.name.startswith("__")]
     assert not private, private
+
+
+# Languages (issue 42): English is a language profile like the others, under gecscore.lang.
+ENGLISH = "gecscore.lang.en"
+LANG = "gecscore.lang"
+
+
+def _in(module: str, package: str) -> bool:
+    return module == package or module.startswith(package + ".")
+
+
+def test_english_is_reached_through_the_profile_lookup(graph):
+    """Outside gecscore.lang no module imports English (gecscore.lang.en or a module in it) by
+    name: a metric, the CLI or the meta-evaluation reaches it as ``profile_for("en")``, as it
+    reaches every other language."""
+    by_name = sorted(f"{a} imports {b}" for a, deps in graph.items() if not _in(a, LANG)
+                     for b in deps if _in(b, ENGLISH))
+    assert not by_name, "\n".join(by_name)
+
+
+def test_the_profile_lookup_holds_no_language(graph):
+    """gecscore.lang.profiles declares the protocol and looks profiles up; each language's
+    profile and steps live in its own package (lang/en, lang/zh, lang/multigec, lang/free): the
+    lookup imports the foundation and the languages' packages or ``profile`` modules only."""
+    foundation = LAYERS[0][1]
+
+    def allowed(module: str) -> bool:
+        parts = module.split(".")
+        return (unit(module) in foundation or (module.startswith(LANG + ".") and len(parts) == 3)
+                or (module.startswith(LANG + ".") and len(parts) == 4 and parts[-1] == "profile"))
+
+    reached = sorted(m for m in graph[f"{LANG}.profiles"] if not allowed(m))
+    assert not reached, reached
+
+
+def third_party_imports(path: Path) -> set[str]:
+    """The top-level names of the packages ``path`` imports anywhere in it (not gecscore)."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found |= {a.name.split(".")[0] for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            found.add(node.module.split(".")[0])
+    return found - {"gecscore"}
+
+
+def test_errant_runs_inside_a_language_profile():
+    """ERRANT (its alignment, merger and classifier) is imported only under gecscore.lang, and
+    extract/ (the model-free text gold) imports neither ERRANT nor spaCy: English ERRANT is no
+    longer kept apart from the other languages."""
+    outside = sorted(name for name, path in module_names().items()
+                     if not _in(name, LANG) and "errant" in third_party_imports(path))
+    assert not outside, outside
+    parsing = sorted(name for name, path in module_names().items()
+                     if _in(name, "gecscore.extract") and third_party_imports(path) & {"errant", "spacy"})
+    assert not parsing, parsing
+
+
+def test_the_language_rules_see_a_by_name_import():
+    """The two graph rules above can fail: a metric importing English's extractor by name, and
+    a lookup that imports a language's step module."""
+    with pytest.raises(AssertionError):
+        test_english_is_reached_through_the_profile_lookup({"gecscore.chunks.samples": {"gecscore.lang.en.gold"}})
+    with pytest.raises(AssertionError):
+        test_the_profile_lookup_holds_no_language({"gecscore.lang.profiles": {"gecscore.lang.en.extractor"}})

@@ -205,7 +205,7 @@ def check_values(values, metric: str, path: str = "") -> None:
 @pytest.fixture(scope="module")
 def metrics():
     try:
-        from gecscore.extract.spacy_model import load_spacy_model
+        from gecscore.lang.en.spacy_model import load_spacy_model
 
         load_spacy_model()
     except Exception as error:  # noqa: BLE001 - no spaCy model: ERRANT cannot run

@@ -27,7 +27,7 @@ FOUR_LABELS = dict(
 
 def _spacy_or_skip():
     try:
-        from gecscore.extract.spacy_model import load_spacy_model
+        from gecscore.lang.en.spacy_model import load_spacy_model
 
         load_spacy_model()
     except Exception as error:  # no spaCy model: ERRANT cannot run

@@ -70,7 +70,7 @@ def test_judge_cache_key_of_a_lone_surrogate_is_a_key_not_a_crash():
 
 
 def test_errant_edit_cache_keeps_pairs_apart():
-    from gecscore.extract.errant_edits import ErrantExtractor
+    from gecscore.lang.en.extractor import ErrantExtractor
 
     extractor = ErrantExtractor(progress=False)
     first = extractor.edits("He go home .", "He goes home .")

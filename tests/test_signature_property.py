@@ -66,7 +66,7 @@ def corpora() -> list[tuple[str, GoldCorpus, list[str]]]:
     examples = Path(__file__).resolve().parents[1] / "examples"
     sources = read_lines(examples / "source.txt")
     references = [read_lines(examples / f"reference{k}.txt") for k in (0, 1)]
-    from gecscore.extract.gold import gold_from_text
+    from gecscore.lang.en.gold import gold_from_text
 
     found = [("examples", gold_from_text(sources, [list(r) for r in zip(*references)]),
               read_lines(examples / "hypothesis.txt"))]

@@ -40,7 +40,7 @@ def _browser_or_skip():
         pytest.skip("Python playwright is not installed (run scripts/install_browser.sh)")
     pytest.importorskip("gradio", reason="gradio is not installed")
     try:
-        from gecscore.extract.spacy_model import load_spacy_model
+        from gecscore.lang.en.spacy_model import load_spacy_model
 
         load_spacy_model()
     except Exception as error:  # the apps extract edits with ERRANT

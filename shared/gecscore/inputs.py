@@ -1,7 +1,7 @@
 """The one path for in-memory text inputs: type and length checks, a byte-order mark or CR
 left on a line, one reference string per example, and a warning when text looks untokenised
 while ``tokenize`` is off. File reading is :mod:`gecscore.io.text`; tokenisation is spaCy's
-(:mod:`gecscore.extract.errant_edits`)."""
+(:mod:`gecscore.lang.en.extractor`)."""
 from __future__ import annotations
 
 import re

@@ -179,9 +179,9 @@ def exclude_unchanged(sentence: Gold) -> Gold:
 
 def reextract_with_errant(sentences: Sequence[Gold], extractor=None) -> list[Gold]:
     """Each annotator's corrected sentence re-extracted into ERRANT edits."""
-    from gecscore.extract.errant_edits import ErrantExtractor
+    from gecscore.lang.profiles import profile_for
 
-    extractor = extractor or ErrantExtractor()
+    extractor = extractor or profile_for("en").new_extractor()
     pairs = [(i, a, " ".join(s.source), " ".join(Target.from_edits(s.source, edits).tokens))
              for i, s in enumerate(sentences) for a, edits in s.annotations.items()]
     targets = extractor.targets([p[2] for p in pairs], [p[3] for p in pairs], desc="reference edits (ERRANT)")

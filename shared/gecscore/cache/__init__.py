@@ -5,7 +5,7 @@ digest, every option, the versions of the tools and the source of the code that 
 :mod:`gecscore.cache.store` keeps values on disk under those keys, bounded in size, safe under
 concurrent processes, and never returns a damaged entry. What is cached (docs/cache.md): ERRANT's
 hypothesis and reference edits of a whole corpus
-(:meth:`gecscore.extract.errant_edits.ErrantExtractor.targets`), the I-measure's encoded reference
+(:meth:`gecscore.lang.en.extractor.ErrantExtractor.targets`), the I-measure's encoded reference
 candidates (:func:`gecscore.imeasure.metric.reference_candidates`), BERTScore's reference-side
 embeddings (``BertScoreF1.keep``) and leaderboard cells (:mod:`gecscore.leaderboard.cell_cache`).
 """

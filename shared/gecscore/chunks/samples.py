@@ -33,10 +33,12 @@ def samples_from_m2_and_text(gold: Sequence[Gold], predictions: Sequence[str], e
                              hyp_name: str = "predictions") -> list[Sample]:
     """Samples with gold edits from M2 and the hypotheses' ERRANT edits (text, tokenised)."""
     from gecscore import inputs
-    from gecscore.extract.gold import hypothesis_targets
     from gecscore.io.text import check_line_count
+    from gecscore.lang.profiles import profile_for
 
     predictions = inputs.strings(predictions, hyp_name)
     check_line_count(hyp_name, predictions, len(gold), "the gold M2")
-    hypotheses = hypothesis_targets([" ".join(g.source) for g in gold], predictions, extractor=extractor)
+    inputs.warn_if_untokenised(predictions, "predictions", False)   # scored as given
+    extractor = extractor or profile_for("en").extractor
+    hypotheses = extractor.targets([" ".join(g.source) for g in gold], predictions, desc="hypothesis edits")
     return [Sample(g.source, hyp, g.targets(), index) for index, (g, hyp) in enumerate(zip(gold, hypotheses))]

@@ -50,9 +50,9 @@ def prepare_gold(args: argparse.Namespace, metric):
     from gecscore.types import GoldCorpus
 
     if getattr(args, "n_process", 1) != 1:
-        from gecscore.extract.errant_edits import shared_extractor
+        from gecscore.lang.profiles import profile_for
 
-        shared_extractor().n_process = args.n_process
+        profile_for("en").extractor.n_process = args.n_process
     if not metric.needs_references:
         sources = read_lines(args.src, allow_empty=False)
         return metric.prepare_text(sources)

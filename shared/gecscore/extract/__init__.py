@@ -1,1 +1,3 @@
-"""Edit extraction: ERRANT (spaCy) for text pairs; gold edits come from M2 (gecscore.io.m2)."""
+"""Gold without a language model: plain-text references as whole-sentence edits, for the
+metrics that read text only (:mod:`gecscore.extract.text_gold`). Edit extraction by language
+(ERRANT for English, ChERRANT for Chinese, ...) is a language profile: :mod:`gecscore.lang`."""

@@ -13,7 +13,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from gecscore.extract.gold import text_gold
+from gecscore.extract.text_gold import text_gold
 from gecscore.gleu.config import GleuConfig
 from gecscore.gleu.scorer import gleu, gleu_of_rounds, n_stats, reference_draws, sentence_stats
 from gecscore.metric import Metric, Predictions, Prepared, Result

@@ -14,7 +14,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from gecscore.cache.safe_pickle import storable
-from gecscore.extract.gold import text_gold
+from gecscore.extract.text_gold import text_gold
 from gecscore.green.config import GreenConfig
 from gecscore.green.scorer import all_ngrams, best_reference, counts, green, units
 from gecscore.metric import Metric, Predictions, Prepared, Result, first_column

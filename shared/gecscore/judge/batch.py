@@ -374,44 +374,56 @@ def import_batch(output_path: str | Path, cache: JudgeCache, *,
         for number, raw in enumerate(lines, 1):
             if not raw.strip():
                 continue
-            try:
-                line = json.loads(raw)
-            except ValueError as error:
-                result.failed.append(BatchFailure(None, number, "not JSON", str(error)))
+            answer = _answer_of(raw, number)
+            if isinstance(answer, BatchFailure):
+                result.failed.append(answer)
                 continue
-            custom_id = line.get("custom_id") if isinstance(line, dict) else None
-            if not isinstance(custom_id, str) or not custom_id:
-                result.failed.append(BatchFailure(None, number, "no custom_id", raw.strip()[:120]))
-                continue
-            failure = _failure_of(line)
-            text = None
-            if failure is None:
-                try:
-                    text = completion_text(line["response"].get("body"))
-                except ValueError:
-                    failure = ("bad response", f"not a chat completion: {str(line['response'].get('body'))[:120]}")
-            if failure is not None:
-                result.failed.append(BatchFailure(custom_id, number, *failure))
-                continue
+            custom_id, text = answer
             if cache.get(custom_id) is not None:
                 result.already_cached += 1
                 continue
-            pending = cache.pending(custom_id)
-            if pending is not None:
-                backend, model, record = pending
-            elif custom_id in outside:
-                backend, (model, record) = "openai", outside[custom_id]
-                record = _bound_record(custom_id, backend, model, record)
-                if record is None:
-                    result.failed.append(BatchFailure(custom_id, number, "custom_id does not match its request",
-                                                      f"the input file's request under this id has another key "
-                                                      f"({requests_path})"))
-                    continue
-            else:
-                result.failed.append(BatchFailure(custom_id, number, "unknown custom_id",
-                                                  f"not exported from the cache {cache.path}"))
+            request = _request_of(custom_id, number, cache, outside, requests_path)
+            if isinstance(request, BatchFailure):
+                result.failed.append(request)
                 continue
+            backend, model, record = request
             cache.put(custom_id, backend, model, record, text)
             result.imported += 1
     result.pending = cache.pending_count()
     return result
+
+
+def _answer_of(raw: str, number: int) -> tuple[str, str] | BatchFailure:
+    """``(custom_id, answer text)`` of output line ``number``, or why it has none: not JSON, no
+    ``custom_id``, an error the line reports, or a body that is not a chat completion."""
+    try:
+        line = json.loads(raw)
+    except ValueError as error:
+        return BatchFailure(None, number, "not JSON", str(error))
+    custom_id = line.get("custom_id") if isinstance(line, dict) else None
+    if not isinstance(custom_id, str) or not custom_id:
+        return BatchFailure(None, number, "no custom_id", raw.strip()[:120])
+    failure = _failure_of(line)
+    if failure is None:
+        try:
+            return custom_id, completion_text(line["response"].get("body"))
+        except ValueError:
+            failure = ("bad response", f"not a chat completion: {str(line['response'].get('body'))[:120]}")
+    return BatchFailure(custom_id, number, *failure)
+
+
+def _request_of(custom_id: str, number: int, cache: JudgeCache, outside: dict,
+                requests_path: str | Path | None) -> tuple[str, str, dict] | BatchFailure:
+    """``(backend, model, request record)`` the answer of ``custom_id`` is stored under: the
+    cache's exported request, else the input file's (its key checked), else an unknown id."""
+    pending = cache.pending(custom_id)
+    if pending is not None:
+        return pending
+    if custom_id in outside:
+        model, record = outside[custom_id]
+        record = _bound_record(custom_id, "openai", model, record)
+        if record is None:
+            return BatchFailure(custom_id, number, "custom_id does not match its request",
+                                f"the input file's request under this id has another key ({requests_path})")
+        return "openai", model, record
+    return BatchFailure(custom_id, number, "unknown custom_id", f"not exported from the cache {cache.path}")

@@ -69,34 +69,13 @@ def build_judge(backend: str = "openai", model: str | None = None, *, base_url: 
     output in the cache before the run; ``export_batch`` makes the judge write the requests the
     cache cannot answer to that file instead of calling the endpoint (no API key needed).
     """
-    if backend not in JUDGE_BACKENDS:
-        raise GecInputError(f"unknown backend {backend!r}; expected one of: {', '.join(JUDGE_BACKENDS)}")
-    if concurrency < 1:
-        raise GecInputError(f"concurrency must be at least 1, got {concurrency}")
     imports = [import_batch] if isinstance(import_batch, (str, Path)) else list(import_batch or ())
     batch = bool(imports or export_batch)
-    if batch and backend != "openai":
-        raise GecInputError(f"export_batch= and import_batch= need backend='openai', not {backend}")
-    if batch and no_cache:
-        raise GecInputError("export_batch= and import_batch= work through the judge cache: drop no_cache=True")
-    if replay is not None and backend != "replay":
-        raise GecInputError("replay= needs backend='replay'")
+    _check_request(backend, concurrency, batch, no_cache, replay)
     if backend == "openai":
-        url = base_url or os.environ.get("OPENAI_BASE_URL") or DEFAULT_BASE_URL
-        api_key = os.environ.get(api_key_env) or None
-        if api_key is None and url.rstrip("/") == HF_ROUTER_URL:
-            api_key = os.environ.get(HF_TOKEN_ENV) or None  # Inference Providers take a Hub token
-        if api_key is None and url.rstrip("/") == DEFAULT_BASE_URL and not batch:
-            raise GecInputError(f"the OpenAI API needs a key: set ${api_key_env} "
-                                "(or name another variable with api_key_env=)")
-        judge_backend = OpenAIChatBackend(model or DEFAULT_MODEL, url, api_key=api_key, timeout=timeout,
-                                          max_connections=concurrency)
+        judge_backend = _openai_backend(model, base_url, api_key_env, timeout, concurrency, batch)
     elif backend == "replay":
-        if replay is None:
-            raise GecInputError("the replay backend needs replay= (a transcript or a DSGram-Eval answer file)")
-        from gecscore.judge.replay import ReplayBackend
-
-        judge_backend = ReplayBackend(replay, model)
+        judge_backend = _replay_backend(replay, model)
         no_cache = True  # answers come from the file; a cache could only hide a changed file
     else:
         if not model:
@@ -116,6 +95,46 @@ def build_judge(backend: str = "openai", model: str | None = None, *, base_url: 
         judge.close()
         raise
     return judge
+
+
+def _check_request(backend: str, concurrency: int, batch: bool, no_cache: bool, replay: str | Path | None) -> None:
+    """A :class:`GecInputError` for an unknown backend or options that do not go together
+    (checked in this order, before any backend is built)."""
+    if backend not in JUDGE_BACKENDS:
+        raise GecInputError(f"unknown backend {backend!r}; expected one of: {', '.join(JUDGE_BACKENDS)}")
+    if concurrency < 1:
+        raise GecInputError(f"concurrency must be at least 1, got {concurrency}")
+    if batch and backend != "openai":
+        raise GecInputError(f"export_batch= and import_batch= need backend='openai', not {backend}")
+    if batch and no_cache:
+        raise GecInputError("export_batch= and import_batch= work through the judge cache: drop no_cache=True")
+    if replay is not None and backend != "replay":
+        raise GecInputError("replay= needs backend='replay'")
+
+
+def _openai_backend(model: str | None, base_url: str | None, api_key_env: str, timeout: float,
+                    concurrency: int, batch: bool) -> OpenAIChatBackend:
+    """The OpenAI-compatible endpoint: ``base_url``, else ``$OPENAI_BASE_URL``, else OpenAI's.
+    The key is ``$api_key_env``'s; for the Hugging Face router, ``$HF_TOKEN`` when that is unset.
+    OpenAI's own API without a key is refused unless the run only exports a batch."""
+    url = base_url or os.environ.get("OPENAI_BASE_URL") or DEFAULT_BASE_URL
+    api_key = os.environ.get(api_key_env) or None
+    if api_key is None and url.rstrip("/") == HF_ROUTER_URL:
+        api_key = os.environ.get(HF_TOKEN_ENV) or None  # Inference Providers take a Hub token
+    if api_key is None and url.rstrip("/") == DEFAULT_BASE_URL and not batch:
+        raise GecInputError(f"the OpenAI API needs a key: set ${api_key_env} "
+                            "(or name another variable with api_key_env=)")
+    return OpenAIChatBackend(model or DEFAULT_MODEL, url, api_key=api_key, timeout=timeout,
+                             max_connections=concurrency)
+
+
+def _replay_backend(replay: str | Path | None, model: str | None):
+    """Answers from a transcript or a DSGram-Eval answer file (:mod:`gecscore.judge.replay`)."""
+    if replay is None:
+        raise GecInputError("the replay backend needs replay= (a transcript or a DSGram-Eval answer file)")
+    from gecscore.judge.replay import ReplayBackend
+
+    return ReplayBackend(replay, model)
 
 
 def judge_from_options(options: JudgeOptions, model: str | None, device: str | None = None,

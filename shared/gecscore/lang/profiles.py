@@ -6,8 +6,8 @@ as tokens compared with the sources (:meth:`LanguageProfile.predictions`) and th
 edits (:meth:`LanguageProfile.hypothesis_targets`). A profile is tokenise, align, merge,
 classify (ERRANT's steps), and its :meth:`~LanguageProfile.facts` go into the signature.
 
-* ``en``: ERRANT (English, spaCy parse), exactly as before (:mod:`gecscore.extract`).
-* ``zh``: ChERRANT at character level (:mod:`gecscore.lang.zh`): characters are tokens, targets
+* ``en``: ERRANT (English, spaCy parse), exactly as ``errant_parallel`` (:mod:`gecscore.lang.en`).
+* ``zh``: ChERRANT at character level (:mod:`gecscore.lang.zh.profile`): characters are tokens, targets
   simplified (t2s), ``没有错误`` / ``无法标注`` handled as ChERRANT does. ``zh-word`` (LTP
   words) is refused: its models come from a hub.
 * any other code: the MultiGEC-2025 profile (ERRANT's merge and classification over a UD parse)
@@ -58,59 +58,6 @@ def check_lang(lang: str) -> str:
     return check_value("lang", lang, next(f for f in fields_of(LanguageOptions)).metadata)
 
 
-class ErrantProfile:
-    """English: ERRANT over spaCy parses (text whitespace-tokenised, or by spaCy with tokenize)."""
-
-    name = "errant"
-
-    def _extractor(self):
-        from gecscore.extract.errant_edits import shared_extractor
-
-        return shared_extractor()
-
-    def facts(self) -> Facts:
-        return self._extractor().facts()
-
-    def gold(self, sources: Sequence[str], references: Sequence[Sequence[str]], tokenize: bool) -> GoldCorpus:
-        from gecscore.extract.gold import gold_from_text
-
-        return gold_from_text(sources, references, tokenize=tokenize, extractor=self._extractor())
-
-    def predictions(self, predictions: Sequence[str], tokenize: bool) -> list[str]:
-        from gecscore.extract.gold import tokenized
-
-        return tokenized(predictions, tokenize, "predictions", self._extractor())
-
-    def hypothesis_targets(self, sources: Sequence[str], predictions: Sequence[str]) -> list[Target]:
-        return self._extractor().targets(sources, predictions, desc="hypothesis edits")
-
-
-class ZhCharProfile:
-    """Chinese at character level, exactly as ChERRANT's ``-g char`` (``tokenize`` has no
-    effect: text is always split into characters, whitespace dropped)."""
-
-    name = "cherrant-char"
-
-    def _extractor(self):
-        from gecscore.lang.zh.extractor import shared_zh_extractor
-
-        return shared_zh_extractor()
-
-    def facts(self) -> Facts:
-        return self._extractor().facts()
-
-    def gold(self, sources: Sequence[str], references: Sequence[Sequence[str]], tokenize: bool) -> GoldCorpus:
-        from gecscore.lang.zh.corpus import gold_from_text
-
-        return gold_from_text(list(sources), [list(r) for r in references], extractor=self._extractor()).corpus
-
-    def predictions(self, predictions: Sequence[str], tokenize: bool) -> list[str]:
-        return self._extractor().tokenize_targets(predictions)
-
-    def hypothesis_targets(self, sources: Sequence[str], predictions: Sequence[str]) -> list[Target]:
-        return self._extractor().targets(list(sources), list(predictions), desc="hypothesis edits")
-
-
 @lru_cache(maxsize=None)
 def profile_for(lang: str) -> LanguageProfile:
     """The profile of language ``lang`` (one object per process: its caches are shared)."""
@@ -118,8 +65,12 @@ def profile_for(lang: str) -> LanguageProfile:
     if language != lang:   # zh-CN: the one profile object of zh
         return profile_for(language)
     if lang == "en":
+        from gecscore.lang.en.profile import ErrantProfile
+
         return ErrantProfile()
     if lang == "zh":
+        from gecscore.lang.zh.profile import ZhCharProfile
+
         return ZhCharProfile()
     from gecscore.lang.multigec import spacy_pipeline_for
 

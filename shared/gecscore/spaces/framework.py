@@ -201,116 +201,190 @@ def _write_downloads(name: str, outcome: Outcome) -> list[str]:
 
 
 def build_demo(space: MetricSpace) -> gr.Blocks:
-    """The Gradio page of ``space``."""
+    """The Gradio page of ``space``: inputs and options side by side, then the result, the chart
+    and the per-sentence view; Evaluate and each example button run the metric."""
     with gr.Blocks(title=space.title) as demo:
         gr.Markdown(f"# {space.title}\n{space.intro}", elem_id="gec-intro")
         gr.HTML(space.legend_html, elem_id="gec-legend")
         with gr.Row(equal_height=False):
             with gr.Column(scale=3):
-                with gr.Tabs() as tabs:
-                    with gr.Tab("Paste text", id="paste"):
-                        gr.Markdown(f"{space.input_help} {RequestLimits.from_env().describe()}")
-                        source = gr.Textbox(label="Source", lines=3, max_lines=12, elem_id="gec-source",
-                                            placeholder="He go to school yesterday .")
-                        hypothesis = gr.Textbox(label="Hypothesis (system output)", lines=3, max_lines=12,
-                                                elem_id="gec-hypothesis",
-                                                placeholder="He goes to school yesterday .")
-                        references = []
-                        if space.needs_references:
-                            with gr.Row():
-                                for k in range(space.reference_boxes):
-                                    references.append(gr.Textbox(
-                                        label=f"Reference {k + 1}" + (" (optional)" if k else ""),
-                                        lines=3, max_lines=12, elem_id=f"gec-reference-{k + 1}"))
-                    with gr.Tab("Upload files", id="upload"):
-                        gr.Markdown("Plain UTF-8 text files, one sentence per line, lines parallel. "
-                                    "An uploaded file replaces the pasted box of the same role.")
-                        with gr.Row():
-                            source_file = gr.File(label="Source .txt", file_types=[".txt"])
-                            hypothesis_file = gr.File(label="Hypothesis .txt", file_types=[".txt"])
-                        reference_files = m2_file = None
-                        if space.needs_references:
-                            with gr.Row():
-                                reference_files = gr.File(label="Reference .txt files (one per set)",
-                                                          file_count="multiple", file_types=[".txt"])
-                                m2_file = gr.File(label="...or a gold .m2 file (replaces source and "
-                                                        "references)", file_types=[".m2", ".txt"])
+                inputs = _input_widgets(space)
             with gr.Column(scale=2, min_width=320):
-                with gr.Row():
-                    example_buttons = [gr.Button(f"Load example: {ex.name}" if len(space.examples) > 1
-                                                 else "Load example", variant="secondary",
-                                                 elem_id=f"gec-example-{i}")
-                                       for i, ex in enumerate(space.examples)]
-                run_button = gr.Button("Evaluate", variant="primary", elem_id="gec-run")
-                with gr.Accordion("Options", open=True, elem_id="gec-options"):
-                    space_widgets = {name: build() for name, build in space.space_controls.items()}
-                    controls = space.controls()
-                    first_shown = space.visibility(
-                        {c.name: c.value_of(c.value) for c in controls},
-                        {name: getattr(w, "value", None) for name, w in space_widgets.items()})
-                    option_widgets = [option_controls.build_widget(c, first_shown[c.name]) for c in controls]
-                options = [*option_widgets, *space_widgets.values()]
-        with gr.Row(equal_height=False):
-            result_html = gr.HTML(placeholder_html("The scores appear here after Evaluate."),
-                                  elem_id="gec-result")
-            chart_html = gr.HTML("", elem_id="gec-chart")
-        gr.Markdown("### Per-sentence view")
-        with gr.Row():
-            view_controls = space.build_view()
-        view_html = gr.HTML(placeholder_html("Each sentence's analysis appears here."), elem_id="gec-view")
-        downloads = gr.File(label="Download: result (JSON) and per-sentence records (JSON Lines)",
-                            file_count="multiple", interactive=False, elem_id="gec-downloads")
-        records_state = gr.State([])
-
-        text_inputs = [source, hypothesis, *references]
-        file_inputs = [f for f in (source_file, hypothesis_file, reference_files, m2_file) if f is not None]
-
-        def run(*values, progress=gr.Progress(track_tqdm=True)):
-            n_text, n_files, n_options = len(text_inputs), len(file_inputs), len(options)
-            texts, files = values[:n_text], values[n_text:n_text + n_files]
-            widget_values = values[n_text + n_files:n_text + n_files + n_options]
-            view_values = values[n_text + n_files + n_options:]
-            uploads = dict(zip(("source_file", "hypothesis_file", "reference_files", "m2_file"), files))
-            progress(0, desc="Reading the input")
-            try:
-                option_values, space_values = space.by_name(controls, widget_values)
-                corpus = corpus_input(texts[0], texts[1], texts[2:], needs_references=space.needs_references,
-                                      **uploads)
-                outcome = space.compute(corpus, space.run_options(option_values, space_values), **space_values)
-            except (GecInputError, MissingModelError, ValueError) as error:
-                raise gr.Error(str(error)) from None
-            progress(1, desc="Drawing")
-            notes = "".join(note_html(n, "warn") for n in outcome.notes)
-            view = space.render_view(outcome.records, *view_values)
-            return (notes + result_table_html(outcome.result, space.result_groups), outcome.chart_html,
-                    view, _write_downloads(space.name, outcome), outcome.records)
-
-        run_inputs = [*text_inputs, *file_inputs, *options, *view_controls]
-        run_outputs = [result_html, chart_html, view_html, downloads, records_state]
-        run_button.click(run, inputs=run_inputs, outputs=run_outputs, show_progress="full")
-
-        def filler(example: Example):
-            refs = list(example.references[:len(references)])
-            refs += [""] * (len(references) - len(refs))
-
-            def fill():
-                return (gr.Tabs(selected="paste"), example.sources, example.hypotheses, *refs,
-                        *([None] * len(file_inputs)))
-            return fill
-
-        for button, example in zip(example_buttons, space.examples):
-            button.click(filler(example), outputs=[tabs, *text_inputs, *file_inputs]).then(
-                run, inputs=run_inputs, outputs=run_outputs, show_progress="full")
-
-        def redraw(records: list[dict], *view_values):
-            return space.render_view(records, *view_values) if records else gr.skip()
-
-        for control in view_controls:
-            control.change(redraw, inputs=[records_state, *view_controls], outputs=view_html)
-
-        _wire_visibility(space, controls, option_widgets, space_widgets)
+                options = _option_widgets(space)
+        outputs = _output_widgets(space)
+        run = _runner(space, inputs, options)
+        run_inputs = [*inputs.texts, *inputs.files, *options.widgets, *outputs.view_controls]
+        options.run_button.click(run, inputs=run_inputs, outputs=outputs.run_outputs, show_progress="full")
+        _wire_examples(space, inputs, options.example_buttons, run, run_inputs, outputs.run_outputs)
+        _wire_view(space, outputs)
+        _wire_visibility(space, options.controls, list(options.option_widgets), options.space_widgets)
     demo.queue(default_concurrency_limit=2)
     return demo
+
+
+@dataclass(frozen=True)
+class InputWidgets:
+    """The page's input side: the tabs, the pasted text boxes and the upload fields present."""
+    tabs: Any
+    source: Any
+    hypothesis: Any
+    references: tuple = ()
+    files: tuple = ()   # the upload fields present, in the order of UPLOAD_ROLES
+
+    @property
+    def texts(self) -> list:
+        return [self.source, self.hypothesis, *self.references]
+
+
+UPLOAD_ROLES = ("source_file", "hypothesis_file", "reference_files", "m2_file")
+
+
+@dataclass(frozen=True)
+class OptionWidgets:
+    """The page's option side: example buttons, Evaluate, the options' and the Space's controls."""
+    example_buttons: tuple
+    run_button: Any
+    controls: tuple
+    option_widgets: tuple
+    space_widgets: Mapping[str, Any]
+
+    @property
+    def widgets(self) -> list:
+        """Every option widget, the metric's first, then the Space's own (the metric choice)."""
+        return [*self.option_widgets, *self.space_widgets.values()]
+
+
+@dataclass(frozen=True)
+class OutputWidgets:
+    """What a run fills: the score table, the chart, the view (and its controls), the downloads,
+    and the records the view is redrawn from."""
+    result_html: Any
+    chart_html: Any
+    view_controls: tuple
+    view_html: Any
+    downloads: Any
+    records_state: Any
+
+    @property
+    def run_outputs(self) -> list:
+        return [self.result_html, self.chart_html, self.view_html, self.downloads, self.records_state]
+
+
+def _input_widgets(space: MetricSpace) -> InputWidgets:
+    """Two tabs: pasted text (source, hypothesis, references when the metric needs them) and
+    uploaded files (the same roles, or a gold M2)."""
+    with gr.Tabs() as tabs:
+        with gr.Tab("Paste text", id="paste"):
+            gr.Markdown(f"{space.input_help} {RequestLimits.from_env().describe()}")
+            source = gr.Textbox(label="Source", lines=3, max_lines=12, elem_id="gec-source",
+                                placeholder="He go to school yesterday .")
+            hypothesis = gr.Textbox(label="Hypothesis (system output)", lines=3, max_lines=12,
+                                    elem_id="gec-hypothesis", placeholder="He goes to school yesterday .")
+            references = []
+            if space.needs_references:
+                with gr.Row():
+                    for k in range(space.reference_boxes):
+                        references.append(gr.Textbox(label=f"Reference {k + 1}" + (" (optional)" if k else ""),
+                                                     lines=3, max_lines=12, elem_id=f"gec-reference-{k + 1}"))
+        with gr.Tab("Upload files", id="upload"):
+            gr.Markdown("Plain UTF-8 text files, one sentence per line, lines parallel. "
+                        "An uploaded file replaces the pasted box of the same role.")
+            with gr.Row():
+                files = [gr.File(label="Source .txt", file_types=[".txt"]),
+                         gr.File(label="Hypothesis .txt", file_types=[".txt"])]
+            if space.needs_references:
+                with gr.Row():
+                    files.append(gr.File(label="Reference .txt files (one per set)", file_count="multiple",
+                                         file_types=[".txt"]))
+                    files.append(gr.File(label="...or a gold .m2 file (replaces source and references)",
+                                         file_types=[".m2", ".txt"]))
+    return InputWidgets(tabs, source, hypothesis, tuple(references), tuple(files))
+
+
+def _option_widgets(space: MetricSpace) -> OptionWidgets:
+    """The example buttons, Evaluate, and the options accordion (each option's widget shown
+    only when it can change the number under the first values: see :func:`_wire_visibility`)."""
+    with gr.Row():
+        example_buttons = tuple(gr.Button(f"Load example: {ex.name}" if len(space.examples) > 1 else "Load example",
+                                          variant="secondary", elem_id=f"gec-example-{i}")
+                                for i, ex in enumerate(space.examples))
+    run_button = gr.Button("Evaluate", variant="primary", elem_id="gec-run")
+    with gr.Accordion("Options", open=True, elem_id="gec-options"):
+        space_widgets = {name: build() for name, build in space.space_controls.items()}
+        controls = space.controls()
+        first_shown = space.visibility({c.name: c.value_of(c.value) for c in controls},
+                                       {name: getattr(w, "value", None) for name, w in space_widgets.items()})
+        option_widgets = tuple(option_controls.build_widget(c, first_shown[c.name]) for c in controls)
+    return OptionWidgets(example_buttons, run_button, tuple(controls), option_widgets, space_widgets)
+
+
+def _output_widgets(space: MetricSpace) -> OutputWidgets:
+    """The result and chart side by side, the per-sentence view with its controls, the downloads."""
+    with gr.Row(equal_height=False):
+        result_html = gr.HTML(placeholder_html("The scores appear here after Evaluate."), elem_id="gec-result")
+        chart_html = gr.HTML("", elem_id="gec-chart")
+    gr.Markdown("### Per-sentence view")
+    with gr.Row():
+        view_controls = space.build_view()
+    view_html = gr.HTML(placeholder_html("Each sentence's analysis appears here."), elem_id="gec-view")
+    downloads = gr.File(label="Download: result (JSON) and per-sentence records (JSON Lines)",
+                        file_count="multiple", interactive=False, elem_id="gec-downloads")
+    return OutputWidgets(result_html, chart_html, tuple(view_controls), view_html, downloads, gr.State([]))
+
+
+def _runner(space: MetricSpace, inputs: InputWidgets, options: OptionWidgets) -> Callable:
+    """The Evaluate handler: its values are the texts, the uploads, the option widgets and the
+    view controls, in that order; it returns :attr:`OutputWidgets.run_outputs`' values. An input
+    or model error is shown on the page (``gr.Error``)."""
+    n_text, n_files, n_options = len(inputs.texts), len(inputs.files), len(options.widgets)
+
+    def run(*values, progress=gr.Progress(track_tqdm=True)):
+        texts, files = values[:n_text], values[n_text:n_text + n_files]
+        widget_values = values[n_text + n_files:n_text + n_files + n_options]
+        view_values = values[n_text + n_files + n_options:]
+        uploads = dict(zip(UPLOAD_ROLES, files))
+        progress(0, desc="Reading the input")
+        try:
+            option_values, space_values = space.by_name(options.controls, widget_values)
+            corpus = corpus_input(texts[0], texts[1], texts[2:], needs_references=space.needs_references, **uploads)
+            outcome = space.compute(corpus, space.run_options(option_values, space_values), **space_values)
+        except (GecInputError, MissingModelError, ValueError) as error:
+            raise gr.Error(str(error)) from None
+        progress(1, desc="Drawing")
+        notes = "".join(note_html(n, "warn") for n in outcome.notes)
+        view = space.render_view(outcome.records, *view_values)
+        return (notes + result_table_html(outcome.result, space.result_groups), outcome.chart_html,
+                view, _write_downloads(space.name, outcome), outcome.records)
+
+    return run
+
+
+def _wire_examples(space: MetricSpace, inputs: InputWidgets, buttons: Sequence[Any], run: Callable,
+                   run_inputs: list, run_outputs: list) -> None:
+    """Each example button fills the paste tab (references padded with empty boxes, uploads
+    cleared), switches to it and runs."""
+    n_references, n_files = len(inputs.references), len(inputs.files)
+
+    def filler(example: Example):
+        refs = list(example.references[:n_references])
+        refs += [""] * (n_references - len(refs))
+
+        def fill():
+            return (gr.Tabs(selected="paste"), example.sources, example.hypotheses, *refs, *([None] * n_files))
+        return fill
+
+    for button, example in zip(buttons, space.examples):
+        button.click(filler(example), outputs=[inputs.tabs, *inputs.texts, *inputs.files]).then(
+            run, inputs=run_inputs, outputs=run_outputs, show_progress="full")
+
+
+def _wire_view(space: MetricSpace, outputs: OutputWidgets) -> None:
+    """A view control's change redraws the view from the last run's records (none yet: no change)."""
+    def redraw(records: list[dict], *view_values):
+        return space.render_view(records, *view_values) if records else gr.skip()
+
+    for control in outputs.view_controls:
+        control.change(redraw, inputs=[outputs.records_state, *outputs.view_controls], outputs=outputs.view_html)
 
 
 def _wire_visibility(space: MetricSpace, controls: Sequence[option_controls.Control], option_widgets: list,

@@ -37,7 +37,7 @@ from typing import NamedTuple, Sequence
 
 import numpy as np
 
-from gecscore.extract.alignment import lcs_length as code_point_lcs
+from gecscore.lang.en.alignment import lcs_length as code_point_lcs
 from gecscore.compiled import njit
 from gecscore.errors import GecInputError
 from gecscore.strings import lcs_length

@@ -8,7 +8,7 @@ language (:func:`~gecscore.lang.multigec.pipeline.spacy_pipeline_for`), whose UD
 
 * tokens: whitespace tokens as given (``tokenize=False``, a warning when the text looks
   untokenised), or the pipeline's tokenizer (``tokenize=True``);
-* alignment: ERRANT's, exactly (the compiled :class:`gecscore.extract.alignment.CompiledAlignment`:
+* alignment: ERRANT's, exactly (the compiled :class:`gecscore.lang.en.alignment.CompiledAlignment`:
   lemma, UPOS and character costs, all read from the parse);
 * merge: ERRANT's English rule merger (``errant.en.merger``) unchanged: it reads UPOS, lower
   forms and ``tag_ == "POS"`` (never true in a UD parse);
@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Sequence
 
-from gecscore.extract.errant_edits import MAX_DOCS, MAX_PAIRS, ErrantExtractor, errant_facts
+from gecscore.lang.en.extractor import MAX_DOCS, MAX_PAIRS, ErrantExtractor, errant_facts
 from gecscore.lang.free.cache import BoundedCache
 from gecscore.types import GoldCorpus, Target
 
@@ -42,12 +42,12 @@ def multigec_annotator(nlp):
 
 
 class MultigecExtractor(ErrantExtractor):
-    """:class:`~gecscore.extract.errant_edits.ErrantExtractor` (parse and edit caches, compiled
+    """:class:`~gecscore.lang.en.extractor.ErrantExtractor` (parse and edit caches, compiled
     alignment) with the MultiGEC annotator instead of English ERRANT's."""
 
     def __init__(self, nlp, *, progress: bool = False, max_docs: int = MAX_DOCS, max_pairs: int = MAX_PAIRS,
                  alignment: str = "compiled", max_cells: int | None = None):
-        from gecscore.extract.alignment import DEFAULT_MAX_CELLS
+        from gecscore.lang.en.alignment import DEFAULT_MAX_CELLS
 
         # ErrantExtractor.__init__ would call errant.load("en", nlp), which sets the English
         # classifier's module-level nlp: the English profile's state. Set the fields here.
@@ -79,14 +79,14 @@ class MultigecProfile:
         return (("profile", RULES),) + errant_facts(self.nlp)
 
     def gold(self, sources: Sequence[str], references: Sequence[Sequence[str]], tokenize: bool) -> GoldCorpus:
-        from gecscore.extract.gold import gold_from_text
+        from gecscore.lang.en.gold import gold_from_text
 
         corpus = gold_from_text(list(sources), [list(r) for r in references], tokenize=tokenize,
                                 extractor=self.extractor)
         return replace(corpus, origin=ORIGIN)
 
     def predictions(self, predictions: Sequence[str], tokenize: bool) -> list[str]:
-        from gecscore.extract.gold import tokenized
+        from gecscore.lang.en.gold import tokenized
 
         return tokenized(predictions, tokenize, "predictions", self.extractor)
 

@@ -96,7 +96,7 @@ def _check_chars(tokens: Tokens, what: str, text: str) -> None:
 
 class ZhCharExtractor:
     """ChERRANT's char-level edits between texts tokenised by :meth:`tokenize` (characters joined
-    by single spaces), cached per pair like :class:`~gecscore.extract.errant_edits.ErrantExtractor`.
+    by single spaces), cached per pair like :class:`~gecscore.lang.en.extractor.ErrantExtractor`.
 
     ``strategy``: ``"all"`` (ChERRANT's default ``-s all``: every distinct cheapest alignment) or
     ``"first"``. ``simplified``: targets are converted to simplified Chinese (OpenCC ``t2s``) by

@@ -1,14 +1,14 @@
-"""Gold from plain-text references: each reference is one annotator, its edits extracted by
-ERRANT (:func:`gold_from_text`) or, for the metrics that read text only, one whole-sentence edit
-(:func:`text_gold`)."""
+"""English gold from plain-text references: each reference is one annotator, its edits extracted
+by ERRANT (:func:`gold_from_text`); the hypotheses' edits the same way (:func:`hypothesis_targets`).
+The metrics that read text only take their gold from :mod:`gecscore.extract.text_gold`."""
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from typing import Any, Sequence
 
 from gecscore import inputs
 from gecscore.errors import GecInputError
-from gecscore.extract.errant_edits import ErrantExtractor, shared_extractor
-from gecscore.types import Edit, Gold, GoldCorpus, Target
+from gecscore.lang.en.extractor import ErrantExtractor, shared_extractor
+from gecscore.types import Gold, GoldCorpus, Target
 
 
 def tokenized(lines: Sequence[str], tokenize: bool, what: str, extractor: ErrantExtractor | None = None
@@ -42,24 +42,6 @@ def gold_from_text(sources: Any, references: Any, *, tokenize: bool = False,
         offset += len(refs)
         sentences.append(Gold(tuple(source.split()), annotations, 0, str(number)))
     return GoldCorpus(tuple(sentences), "errant")
-
-
-def text_gold(sources: Any, references: Any, split: Callable[[str], Sequence[str]] = str.split) -> GoldCorpus:
-    """The gold of parallel text for a metric that reads text only (GREEN, GLEU: no ERRANT):
-    annotator k of a sentence is its k-th reference, recorded as one whole-sentence edit
-    (type ``TEXT``; the corpus's origin ``text``), or as no edit where the reference's tokens
-    equal the source's. ``split`` cuts a line into tokens: ``str.split`` (any whitespace) by
-    default; GLEU passes :func:`gecscore.strings.ascii_tokens`, the official script's cut."""
-    sources, _, references = inputs.parallel(sources, None, references)
-    sentences = []
-    for number, (source, refs) in enumerate(zip(sources, references), start=1):
-        src = tuple(split(source))
-        annotations = {}
-        for k, ref in enumerate(refs):
-            tokens = tuple(split(ref))
-            annotations[k] = () if tokens == src else (Edit(0, len(src), tokens, "TEXT"),)
-        sentences.append(Gold(src, annotations, 0, str(number)))
-    return GoldCorpus(tuple(sentences), "text")
 
 
 def hypothesis_targets(sources: Sequence[str], predictions: Sequence[str], *, tokenize: bool = False,

@@ -18,7 +18,7 @@ from functools import lru_cache
 from typing import Iterable, Sequence
 
 
-from gecscore.extract.spacy_model import load_spacy_model
+from gecscore.lang.en.spacy_model import load_spacy_model
 from gecscore.lru import LruCache
 from gecscore.progress import bar
 from gecscore.types import Edit, Target
@@ -27,7 +27,7 @@ PERSIST_MIN_PAIRS = 100   # smaller calls (a training step's batch) stay in memo
 CACHE_NAMESPACE = "errant-targets"
 MAX_DOCS = 50_000
 MAX_PAIRS = 200_000
-# "compiled": the exact numba re-implementation of ERRANT's alignment (gecscore.extract.alignment);
+# "compiled": the exact numba re-implementation of ERRANT's alignment (gecscore.lang.en.alignment);
 # "errant": ERRANT's own pure-Python alignment, kept for comparison. Identical edits either way.
 ALIGNMENTS = ("compiled", "errant")
 ALIGNMENT_ENV = "GECSCORE_ERRANT_ALIGNMENT"
@@ -47,7 +47,7 @@ class ErrantExtractor:
                  alignment: str | None = None, max_cells: int | None = None):
         import errant
 
-        from gecscore.extract.alignment import DEFAULT_MAX_CELLS
+        from gecscore.lang.en.alignment import DEFAULT_MAX_CELLS
 
         alignment = alignment or os.environ.get(ALIGNMENT_ENV) or ALIGNMENTS[0]
         if alignment not in ALIGNMENTS:
@@ -99,7 +99,7 @@ class ErrantExtractor:
         found = self._edits.get_fresh(key)
         if found is None:
             if self.alignment == "compiled":
-                from gecscore.extract.alignment import annotate
+                from gecscore.lang.en.alignment import annotate
 
                 annotated = annotate(self.annotator, self._doc(source), self._doc(target), max_cells=self.max_cells)
             else:
