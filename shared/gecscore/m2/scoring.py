@@ -25,8 +25,8 @@ from gecscore.progress import bar
 from gecscore.m2.config import (DEFAULT_SEGMENTATION, MAX_LATTICE_CELLS, SEGMENTATIONS,
                                 PtM2Config)
 from gecscore.options import LEVELS
-from gecscore.m2.maxmatch import (MAX_UNCHANGED_WORDS, ReferenceGraphTooLarge, best_edit_sequence, build_lattice,
-                                  match_edits, reference_edit_sequence, reference_graph)
+from gecscore.m2.maxmatch import MAX_UNCHANGED_WORDS, best_edit_sequence, build_lattice, match_edits
+from gecscore.m2.reference import ReferenceGraphTooLarge, reference_edit_sequence, reference_graph
 from gecscore.types import Edit, Gold, Tokens
 
 

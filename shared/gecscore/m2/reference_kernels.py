@@ -1,0 +1,456 @@
+"""Compiled kernels of the reference segmentation (:mod:`gecscore.m2.reference`): m2scorer 3.2's
+edit graph with its transitive arcs, its arc weights and its Bellman-Ford, on integer arrays.
+
+Layout of one sentence's graph (all built by :func:`graph_kernel`):
+
+- nodes: the lattice points (i, j) of either cost matrix, row-major; node 0 is (0, 0), the
+  last (n, m);
+- keys: one per distinct arc (v, w) of the reference's dicts ``dist`` and ``edits``, as rows of
+  ``keys`` (columns ``SRC, DST, DIST, UNCHANGED, KIND, START, END``: the arc's nodes, its step
+  count, its unchanged tokens, its kind and its source span label);
+- listings: the reference's edge list, key ids in its order (an arc listed twice appears
+  twice); the weights and Bellman-Ford run over it.
+
+Why the closure needs no pair table: in the reference's Floyd-Warshall pass over k, an arc out
+of v_k needs an intermediate node after v_k, so at iteration k the only arcs out of v_k are its
+(at most three) lattice steps, and every arc into v_k was added at an earlier iteration. The
+pass is therefore a forward sweep: at v_k, every arc into v_k (by source, ascending) is extended
+by each lattice step out of v_k (targets ascending). Whether (v_i, v_j) already has an arc, and
+its distance, is read from v_j's incoming arcs, kept sorted by source, by a pointer that moves
+forward with v_i. Time and memory are linear in the arcs and listings (the reference's own
+closure is cubic in the nodes).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from gecscore.compiled import njit as _njit
+
+SRC, DST, DIST, UNCHANGED, KIND, START, END = range(7)
+NOOP, INS, DEL, SUB = 0, 1, 2, 3
+# Lattice steps out of (a, b) in the order of their targets: (a, b+1), (a+1, b), (a+1, b+1).
+_STEP_BITS = (4, 2, 1)
+TOO_LARGE = -1           # graph_kernel's status past its listing bound
+_EPSILON = 0.001
+
+
+@_njit(cache=True)
+def _reached(moves):  # pragma: no cover - compiled
+    """The cells on an optimal path into (n, m): reached backwards along the kept moves."""
+    n, m = moves.shape[0] - 1, moves.shape[1] - 1
+    reach = np.zeros((n + 1, m + 1), dtype=np.bool_)
+    reach[n, m] = True
+    for i in range(n, -1, -1):
+        for j in range(m, -1, -1):
+            if reach[i, j]:
+                bits = moves[i, j]
+                if bits & 1:
+                    reach[i - 1, j - 1] = True
+                if bits & 2:
+                    reach[i - 1, j] = True
+                if bits & 4:
+                    reach[i, j - 1] = True
+    return reach
+
+
+@_njit(cache=True)
+def _grow_rows(array, size):  # pragma: no cover - compiled
+    out = np.empty((max(2 * array.shape[0], size), array.shape[1]), dtype=array.dtype)
+    out[:array.shape[0]] = array
+    return out
+
+
+@_njit(cache=True)
+def _grow(array, size):  # pragma: no cover - compiled
+    out = np.empty(max(2 * array.shape[0], size), dtype=array.dtype)
+    out[:array.shape[0]] = array
+    return out
+
+
+@_njit(cache=True)
+def graph_kernel(source, hypothesis, moves1, moves2, limit, max_listings):  # pragma: no cover - compiled
+    """Steps 1-3 of the reference behaviour (gecscore.m2.reference) for token codes ``source``
+    and ``hypothesis`` and the optimal-move bit sets of the (1, 1, 1) and (1, 1, 2) matrices.
+
+    Returns (status, node_rows, node_cols, keys, listings): status 0, or ``TOO_LARGE`` when the
+    edge list would pass ``max_listings`` entries (then the arrays are partial); ``listings``
+    after the reference's removal of unchanged arcs longer than one step."""
+    n, m = source.shape[0], hypothesis.shape[0]
+    reach1, reach2 = _reached(moves1), _reached(moves2)
+    node_id = np.full((n + 1, m + 1), -1, dtype=np.int64)
+    count = 0
+    for i in range(n + 1):
+        for j in range(m + 1):
+            if reach1[i, j] or reach2[i, j]:
+                node_id[i, j] = count
+                count += 1
+    rows = np.empty(count, dtype=np.int64)
+    cols = np.empty(count, dtype=np.int64)
+    for i in range(n + 1):
+        for j in range(m + 1):
+            if node_id[i, j] >= 0:
+                rows[node_id[i, j]] = i
+                cols[node_id[i, j]] = j
+    keys = np.empty((max(16, 4 * count), 7), dtype=np.int64)
+    listings = np.empty(max(16, 4 * count), dtype=np.int64)
+    n_keys = 0
+    n_listings = 0
+    step_key = np.full((count, 3), -1, dtype=np.int64)      # lattice step out of a node, by direction
+    incoming = [np.empty(0, dtype=np.int64) for _ in range(count)]   # arcs into a node, by source
+    in_lattice = np.full((count, 3), -1, dtype=np.int64)    # lattice steps into a node, by source
+    in_lattice_n = np.zeros(count, dtype=np.int64)
+    # 1. The lattice edges, sorted; an edge of both matrices listed twice.
+    for v in range(count):
+        a, b = rows[v], cols[v]
+        for direction in range(3):
+            bit = _STEP_BITS[direction]
+            wa = a + (1 if direction > 0 else 0)
+            wb = b + (1 if direction != 1 else 0)
+            if wa > n or wb > m:
+                continue
+            listed = 0
+            if reach1[wa, wb] and moves1[wa, wb] & bit:
+                listed += 1
+            if reach2[wa, wb] and moves2[wa, wb] & bit:
+                listed += 1
+            if listed == 0:
+                continue
+            if n_keys == keys.shape[0]:
+                keys = _grow_rows(keys, n_keys + 1)
+            key = n_keys
+            n_keys += 1
+            w = node_id[wa, wb]
+            keys[key, SRC] = v
+            keys[key, DST] = w
+            keys[key, DIST] = 1
+            if direction == 0:                     # insertion; row 0 labelled (j-1, j-1)
+                keys[key, UNCHANGED] = 0
+                keys[key, KIND] = INS
+                keys[key, START] = b if a == 0 else a
+                keys[key, END] = b if a == 0 else a
+            elif direction == 1:
+                keys[key, UNCHANGED] = 0
+                keys[key, KIND] = DEL
+                keys[key, START] = a
+                keys[key, END] = a + 1
+            else:
+                same = source[a] == hypothesis[b]
+                keys[key, UNCHANGED] = 1 if same else 0
+                keys[key, KIND] = NOOP if same else SUB
+                keys[key, START] = a
+                keys[key, END] = a + 1
+            step_key[v, direction] = key
+            in_lattice[w, in_lattice_n[w]] = key
+            in_lattice_n[w] += 1
+            for _ in range(listed):
+                if n_listings == listings.shape[0]:
+                    listings = _grow(listings, n_listings + 1)
+                listings[n_listings] = key
+                n_listings += 1
+    for w in range(count):
+        incoming[w] = in_lattice[w, :in_lattice_n[w]].copy()   # sources ascending (row-major)
+    if n_listings > max_listings:
+        return TOO_LARGE, rows, cols, keys[:n_keys], listings[:n_listings]
+    # 2. Transitive arcs: the forward sweep (see the module docstring).
+    targets = np.empty(3, dtype=np.int64)
+    steps = np.empty(3, dtype=np.int64)
+    pointers = np.zeros(3, dtype=np.int64)
+    for k in range(count):
+        into = incoming[k]
+        n_targets = 0
+        for direction in range(3):
+            if step_key[k, direction] >= 0:
+                steps[n_targets] = step_key[k, direction]
+                targets[n_targets] = keys[step_key[k, direction], DST]
+                n_targets += 1
+        fresh = np.empty((3, into.shape[0]), dtype=np.int64)
+        n_fresh = np.zeros(3, dtype=np.int64)
+        pointers[:] = 0
+        for index in range(into.shape[0]):
+            arc = into[index]
+            i = keys[arc, SRC]
+            d = keys[arc, DIST] + 1
+            for t in range(n_targets):
+                known = incoming[targets[t]]
+                p = pointers[t]
+                while p < known.shape[0] and keys[known[p], SRC] < i:
+                    p += 1
+                pointers[t] = p
+                existing = known[p] if p < known.shape[0] and keys[known[p], SRC] == i else -1
+                if existing >= 0 and d >= keys[existing, DIST]:
+                    continue
+                step = steps[t]
+                unchanged = keys[arc, UNCHANGED] + keys[step, UNCHANGED]
+                if unchanged > limit:
+                    continue
+                if n_listings >= max_listings:
+                    return TOO_LARGE, rows, cols, keys[:n_keys], listings[:n_listings]
+                if existing >= 0:
+                    key = existing
+                else:
+                    if n_keys == keys.shape[0]:
+                        keys = _grow_rows(keys, n_keys + 1)
+                    key = n_keys
+                    n_keys += 1
+                    keys[key, SRC] = i
+                    keys[key, DST] = targets[t]
+                    fresh[t, n_fresh[t]] = key
+                    n_fresh[t] += 1
+                keys[key, DIST] = d
+                keys[key, UNCHANGED] = unchanged
+                kind = keys[arc, KIND]
+                keys[key, KIND] = kind if kind == keys[step, KIND] else SUB
+                keys[key, START] = keys[arc, START]
+                keys[key, END] = keys[step, END]
+                if n_listings == listings.shape[0]:
+                    listings = _grow(listings, n_listings + 1)
+                listings[n_listings] = key
+                n_listings += 1
+        for t in range(n_targets):
+            if n_fresh[t]:
+                incoming[targets[t]] = _merge_by_source(incoming[targets[t]], fresh[t, :n_fresh[t]], keys)
+        incoming[k] = np.empty(0, dtype=np.int64)                # no longer needed
+    # 3. Unchanged arcs longer than one step leave the list while it is iterated: the listing
+    # after each removed one is not looked at. Such an arc is listed once (it is first found
+    # through its diagonal predecessor, the first of its target's lattice predecessors).
+    kept = np.empty(n_listings, dtype=np.int64)
+    n_kept = 0
+    skip = False
+    for p in range(n_listings):
+        key = listings[p]
+        if not skip and keys[key, KIND] == NOOP and keys[key, DIST] > 1:
+            skip = True
+            continue
+        skip = False
+        kept[n_kept] = key
+        n_kept += 1
+    return 0, rows, cols, keys[:n_keys], kept[:n_kept]
+
+
+@_njit(cache=True)
+def _merge_by_source(known, fresh, keys):  # pragma: no cover - compiled
+    """Two key lists, each sorted by source node, merged (no source is in both)."""
+    out = np.empty(known.shape[0] + fresh.shape[0], dtype=np.int64)
+    a = b = 0
+    for index in range(out.shape[0]):
+        if b >= fresh.shape[0] or (a < known.shape[0] and keys[known[a], SRC] < keys[fresh[b], SRC]):
+            out[index] = known[a]
+            a += 1
+        else:
+            out[index] = fresh[b]
+            b += 1
+    return out
+
+
+@_njit(cache=True)
+def base_weights(keys, listings):  # pragma: no cover - compiled
+    """Step 4 without gold edits: each arc its distance, plus 0.001 per listing of a changing
+    arc (added one listing at a time, as the reference's floats are); the listings per key."""
+    n_keys = keys.shape[0]
+    weights = np.empty(n_keys, dtype=np.float64)
+    listed = np.zeros(n_keys, dtype=np.int64)
+    for key in range(n_keys):
+        weights[key] = float(keys[key, DIST])
+    for p in range(listings.shape[0]):
+        key = listings[p]
+        listed[key] += 1
+        if keys[key, KIND] != NOOP:
+            weights[key] += _EPSILON
+    return weights, listed
+
+
+@_njit(cache=True)
+def _matches(key, g, keys, rows, cols, source, hypothesis, golds):  # pragma: no cover - compiled
+    """The reference's ``matches``: the same label span, the same original tokens, the
+    correction one of the gold alternatives (token codes compared: equal token sequences are
+    equal joined strings for tokens without whitespace, as every tokeniser here makes them)."""
+    spans, alternatives, bounds, codes = golds
+    g_lo, g_hi = spans[g, 0], spans[g, 1]
+    if keys[key, START] != g_lo or keys[key, END] != g_hi:
+        return False
+    v, w = keys[key, SRC], keys[key, DST]
+    lo, hi = rows[v], rows[w]
+    if lo != g_lo or hi != g_hi:
+        if hi - lo != g_hi - g_lo:
+            return False
+        for t in range(hi - lo):
+            if source[lo + t] != source[g_lo + t]:
+                return False
+    c_lo, c_hi = cols[v], cols[w]
+    for alternative in range(alternatives[g, 0], alternatives[g, 1]):
+        a_lo, a_hi = bounds[alternative, 0], bounds[alternative, 1]
+        if a_hi - a_lo != c_hi - c_lo:
+            continue
+        equal = True
+        for t in range(c_hi - c_lo):
+            if hypothesis[c_lo + t] != codes[a_lo + t]:
+                equal = False
+                break
+        if equal:
+            return True
+    return False
+
+
+@_njit(cache=True)
+def gold_weights(keys, listed, rows, cols, source, hypothesis, weights, n_listings, golds,
+                 span_bound):  # pragma: no cover - compiled
+    """Step 4 for one annotator: ``weights`` (the base weights) with the arcs of each gold span
+    weighed again as the reference does (a match -|E|; the insertion spans' two-pointer walk).
+
+    ``golds`` = (spans, alternatives, bounds, codes): ``spans[g]`` the (start, end) of gold edit
+    g in the annotator's order, its alternatives rows ``alternatives[g, 0]`` to
+    ``alternatives[g, 1]`` (excluded) of ``bounds``, each the range of its token codes in
+    ``codes``."""
+    gold_spans = golds[0]
+    out = weights.copy()
+    n_gold = gold_spans.shape[0]
+    if n_gold == 0:
+        return out
+    gold_start = np.zeros(span_bound, dtype=np.bool_)
+    for g in range(n_gold):
+        if 0 <= gold_spans[g, 0] < span_bound:
+            gold_start[gold_spans[g, 0]] = True
+    n_keys = keys.shape[0]
+    chosen = np.empty(n_keys, dtype=np.int64)
+    n_chosen = 0
+    for key in range(n_keys):
+        s = keys[key, START]
+        if listed[key] and gold_start[s]:
+            e = keys[key, END]
+            for g in range(n_gold):
+                if gold_spans[g, 0] == s and gold_spans[g, 1] == e:
+                    chosen[n_chosen] = key
+                    n_chosen += 1
+                    break
+    chosen = chosen[:n_chosen]
+    if n_chosen == 0:
+        return out
+    n_nodes = rows.shape[0]
+    # sorted(by_span[span]): by span, then by the arc's (source, target) nodes
+    edge_order = np.empty(n_chosen, dtype=np.int64)
+    for index in range(n_chosen):
+        key = chosen[index]
+        edge_order[index] = keys[key, SRC] * n_nodes + keys[key, DST]
+    chosen = chosen[np.argsort(edge_order, kind="mergesort")]
+    span_order = np.empty(n_chosen, dtype=np.int64)
+    for index in range(n_chosen):
+        span_order[index] = keys[chosen[index], START] * span_bound + keys[chosen[index], END]
+    chosen = chosen[np.argsort(span_order, kind="mergesort")]
+    matched = -float(n_listings)
+    in_span = np.empty(n_gold, dtype=np.int64)
+    first = 0
+    while first < n_chosen:
+        s, e = keys[chosen[first], START], keys[chosen[first], END]
+        last = first
+        while last < n_chosen and keys[chosen[last], START] == s and keys[chosen[last], END] == e:
+            last += 1
+        n_arcs = 0
+        for index in range(first, last):
+            n_arcs += listed[chosen[index]]
+        arcs = np.empty(n_arcs, dtype=np.int64)           # the span's listings, sorted
+        position = 0
+        for index in range(first, last):
+            key = chosen[index]
+            out[key] = float(keys[key, DIST])
+            for _ in range(listed[key]):
+                arcs[position] = key
+                position += 1
+        n_span_gold = 0
+        for g in range(n_gold):
+            if gold_spans[g, 0] == s and gold_spans[g, 1] == e:
+                in_span[n_span_gold] = g
+                n_span_gold += 1
+        span_golds = in_span[:n_span_gold]
+        if s != e:
+            for arc in arcs:
+                hit = False
+                for index in range(n_span_gold):
+                    if _matches(arc, span_golds[index], keys, rows, cols, source, hypothesis, golds):
+                        hit = True
+                        break
+                if hit:
+                    out[arc] = matched
+                elif keys[arc, KIND] != NOOP:
+                    out[arc] += _EPSILON
+        else:
+            _insertion_walk(arcs, span_golds, out, matched, keys, rows, cols, source, hypothesis, golds)
+        first = last
+    return out
+
+
+@_njit(cache=True)
+def _insertion_walk(arcs, span_golds, out, matched, keys, rows, cols, source, hypothesis, golds):  # pragma: no cover - compiled
+    """The reference's two-pointer walk over an insertion span's sorted listings and gold edits:
+    after a match from the left (right), the listings up to the matched arc's target (from its
+    source) are passed over with 0.001 each."""
+    left, right, cur = 0, arcs.shape[0] - 1, 0
+    g_left, g_right = 0, span_golds.shape[0] - 1
+    while left <= right:
+        arc = arcs[cur]
+        hit = -1
+        if cur == left:
+            for index in range(g_left, g_right + 1):
+                if _matches(arc, span_golds[index], keys, rows, cols, source, hypothesis, golds):
+                    hit = index
+                    break
+        else:
+            for index in range(g_right, g_left - 1, -1):
+                if _matches(arc, span_golds[index], keys, rows, cols, source, hypothesis, golds):
+                    hit = index
+                    break
+        if hit >= 0:
+            out[arc] = matched
+            if cur == left:
+                g_left = hit + 1
+            else:
+                g_right = hit - 1
+        elif keys[arc, KIND] != NOOP:
+            out[arc] += _EPSILON
+        if hit >= 0 and cur == left:
+            left += 1
+            while left < arcs.shape[0] and keys[arcs[left], SRC] != keys[arc, DST]:
+                out[arcs[left]] += _EPSILON
+                left += 1
+            cur = left
+        elif hit >= 0:
+            right -= 1
+            while right >= 0 and keys[arcs[right], DST] != keys[arc, SRC]:
+                out[arcs[right]] += _EPSILON
+                right -= 1
+            cur = right
+        elif cur == left:
+            left += 1
+            cur = right
+        else:
+            right -= 1
+            cur = left
+
+
+@_njit(cache=True)
+def bellman_ford(keys, listings, weights, n_nodes):  # pragma: no cover - compiled
+    """Step 5: passes over the listings in order, float sums, a node's arc replaced only on a
+    strictly smaller cost, until a pass changes nothing (the remaining passes of the reference
+    would change nothing either). Returns the keys of the path's arcs, from the end backwards."""
+    cost = np.full(n_nodes, np.inf)
+    cost[0] = 0.0
+    via = np.full(n_nodes, -1, dtype=np.int64)
+    for _ in range(max(1, n_nodes - 1)):
+        changed = False
+        for p in range(listings.shape[0]):
+            key = listings[p]
+            target = keys[key, DST]
+            value = cost[keys[key, SRC]] + weights[key]
+            if value < cost[target]:
+                cost[target] = value
+                via[target] = key
+                changed = True
+        if not changed:
+            break
+    path = np.empty(n_nodes, dtype=np.int64)
+    length = 0
+    node = n_nodes - 1
+    while via[node] >= 0:
+        path[length] = via[node]
+        length += 1
+        node = keys[via[node], SRC]
+    return path[:length]
