@@ -79,6 +79,8 @@ class ReferenceGraph:
     listings: np.ndarray               # the edge list: arc keys in the reference's order
     weights: np.ndarray                # step 4 without gold edits, per key
     listed: np.ndarray                 # listings per key
+    sources: np.ndarray                # per listing, its arc's source node
+    targets: np.ndarray                # per listing, its arc's target node
 
     @property
     def nodes(self) -> list[Node]:
@@ -111,7 +113,7 @@ def reference_graph(source: Sequence[str], hypothesis: Sequence[str],
         raise ReferenceGraphTooLarge(limit)
     weights, listed = kernels.base_weights(keys, listings)
     return ReferenceGraph(source, hypothesis, codes, source_codes, hypothesis_codes, rows, cols, keys, listings,
-                          weights, listed)
+                          weights, listed, keys[listings, kernels.SRC], keys[listings, kernels.DST])
 
 
 def _gold_arrays(graph: ReferenceGraph, gold: Sequence[Edit]) -> tuple[np.ndarray, ...]:
@@ -140,7 +142,8 @@ def reference_edit_sequence(graph: ReferenceGraph, source: Tokens, gold: Sequenc
                                    graph.hypothesis_codes, graph.weights, len(graph.listings),
                                    _gold_arrays(graph, gold),
                                    max(len(graph.source), len(graph.hypothesis)) + 2) if gold else graph.weights
-    path = kernels.bellman_ford(graph.keys, graph.listings, weights, len(graph.rows))
+    path = kernels.bellman_ford(graph.sources, graph.targets, graph.listings, weights[graph.listings],
+                                len(graph.rows))
     out = []
     for key in path[::-1].tolist():
         src, dst, _, _, kind, start, end = graph.keys[key].tolist()

@@ -26,7 +26,7 @@ import numpy as np
 
 from gecscore.compiled import njit as _njit
 
-SRC, DST, DIST, UNCHANGED, KIND, START, END = range(7)
+SRC, DST, DIST, UNCHANGED, KIND, START, END, KEY = range(8)
 NOOP, INS, DEL, SUB = 0, 1, 2, 3
 # Lattice steps out of (a, b) in the order of their targets: (a, b+1), (a+1, b), (a+1, b+1).
 _STEP_BITS = (4, 2, 1)
@@ -73,7 +73,7 @@ def graph_kernel(source, hypothesis, moves1, moves2, limit, max_listings):  # pr
     and ``hypothesis`` and the optimal-move bit sets of the (1, 1, 1) and (1, 1, 2) matrices.
 
     Returns (status, node_rows, node_cols, keys, listings): status 0, or ``TOO_LARGE`` when the
-    edge list would pass ``max_listings`` entries (then the arrays are partial); ``listings``
+    edge list would pass ``max_listings`` entries (then the arrays are empty); ``listings``
     after the reference's removal of unchanged arcs longer than one step."""
     n, m = source.shape[0], hypothesis.shape[0]
     reach1, reach2 = _reached(moves1), _reached(moves2)
@@ -91,14 +91,17 @@ def graph_kernel(source, hypothesis, moves1, moves2, limit, max_listings):  # pr
             if node_id[i, j] >= 0:
                 rows[node_id[i, j]] = i
                 cols[node_id[i, j]] = j
-    keys = np.empty((max(16, 4 * count), 7), dtype=np.int64)
-    listings = np.empty(max(16, 4 * count), dtype=np.int64)
+    # Each node's incoming arcs, sorted by source, as rows of the key columns and the key id
+    # (column KEY): the sweep reads them in order; a node's rows are final once its last
+    # lattice predecessor is done, and are copied to ``keys`` when the sweep leaves it.
+    empty = np.empty((0, 8), dtype=np.int32)
+    incoming = [empty for _ in range(count)]
+    in_lattice = np.zeros((count, 3, 8), dtype=np.int32)
+    in_lattice_n = np.zeros(count, dtype=np.int64)
+    step_rows = np.full((count, 3, 8), -1, dtype=np.int32)   # the lattice steps out of a node
+    listings = np.empty(max(16, 4 * count), dtype=np.int32)
     n_keys = 0
     n_listings = 0
-    step_key = np.full((count, 3), -1, dtype=np.int64)      # lattice step out of a node, by direction
-    incoming = [np.empty(0, dtype=np.int64) for _ in range(count)]   # arcs into a node, by source
-    in_lattice = np.full((count, 3), -1, dtype=np.int64)    # lattice steps into a node, by source
-    in_lattice_n = np.zeros(count, dtype=np.int64)
     # 1. The lattice edges, sorted; an edge of both matrices listed twice.
     for v in range(count):
         a, b = rows[v], cols[v]
@@ -115,105 +118,118 @@ def graph_kernel(source, hypothesis, moves1, moves2, limit, max_listings):  # pr
                 listed += 1
             if listed == 0:
                 continue
-            if n_keys == keys.shape[0]:
-                keys = _grow_rows(keys, n_keys + 1)
-            key = n_keys
-            n_keys += 1
             w = node_id[wa, wb]
-            keys[key, SRC] = v
-            keys[key, DST] = w
-            keys[key, DIST] = 1
+            row = step_rows[v, direction]
+            row[SRC] = v
+            row[DST] = w
+            row[DIST] = 1
+            row[KEY] = n_keys
             if direction == 0:                     # insertion; row 0 labelled (j-1, j-1)
-                keys[key, UNCHANGED] = 0
-                keys[key, KIND] = INS
-                keys[key, START] = b if a == 0 else a
-                keys[key, END] = b if a == 0 else a
+                row[UNCHANGED] = 0
+                row[KIND] = INS
+                row[START] = b if a == 0 else a
+                row[END] = b if a == 0 else a
             elif direction == 1:
-                keys[key, UNCHANGED] = 0
-                keys[key, KIND] = DEL
-                keys[key, START] = a
-                keys[key, END] = a + 1
+                row[UNCHANGED] = 0
+                row[KIND] = DEL
+                row[START] = a
+                row[END] = a + 1
             else:
                 same = source[a] == hypothesis[b]
-                keys[key, UNCHANGED] = 1 if same else 0
-                keys[key, KIND] = NOOP if same else SUB
-                keys[key, START] = a
-                keys[key, END] = a + 1
-            step_key[v, direction] = key
-            in_lattice[w, in_lattice_n[w]] = key
+                row[UNCHANGED] = 1 if same else 0
+                row[KIND] = NOOP if same else SUB
+                row[START] = a
+                row[END] = a + 1
+            in_lattice[w, in_lattice_n[w]] = row
             in_lattice_n[w] += 1
             for _ in range(listed):
                 if n_listings == listings.shape[0]:
                     listings = _grow(listings, n_listings + 1)
-                listings[n_listings] = key
+                listings[n_listings] = n_keys
                 n_listings += 1
-    for w in range(count):
-        incoming[w] = in_lattice[w, :in_lattice_n[w]].copy()   # sources ascending (row-major)
+            n_keys += 1
     if n_listings > max_listings:
-        return TOO_LARGE, rows, cols, keys[:n_keys], listings[:n_listings]
-    # 2. Transitive arcs: the forward sweep (see the module docstring).
-    targets = np.empty(3, dtype=np.int64)
-    steps = np.empty(3, dtype=np.int64)
-    pointers = np.zeros(3, dtype=np.int64)
+        return TOO_LARGE, rows, cols, np.empty((0, 7), dtype=np.int32), listings[:0]
+    keys = np.empty((max(16, 4 * n_keys), 7), dtype=np.int32)
+    for w in range(count):
+        incoming[w] = in_lattice[w, :in_lattice_n[w]].copy()      # sources ascending (row-major)
+    # 2. Transitive arcs: the forward sweep (see the module docstring). Each lattice step out of
+    # v_k is taken in turn over every arc into v_k (the targets are distinct, so their decisions
+    # are independent); the listings are then appended in the reference's order: by source,
+    # then by target.
+    n_targets = 0
     for k in range(count):
         into = incoming[k]
+        n_into = into.shape[0]
         n_targets = 0
         for direction in range(3):
-            if step_key[k, direction] >= 0:
-                steps[n_targets] = step_key[k, direction]
-                targets[n_targets] = keys[step_key[k, direction], DST]
+            if step_rows[k, direction, KEY] >= 0:
                 n_targets += 1
-        fresh = np.empty((3, into.shape[0]), dtype=np.int64)
-        n_fresh = np.zeros(3, dtype=np.int64)
-        pointers[:] = 0
-        for index in range(into.shape[0]):
-            arc = into[index]
-            i = keys[arc, SRC]
-            d = keys[arc, DIST] + 1
-            for t in range(n_targets):
-                known = incoming[targets[t]]
-                p = pointers[t]
-                while p < known.shape[0] and keys[known[p], SRC] < i:
-                    p += 1
-                pointers[t] = p
-                existing = known[p] if p < known.shape[0] and keys[known[p], SRC] == i else -1
-                if existing >= 0 and d >= keys[existing, DIST]:
-                    continue
-                step = steps[t]
-                unchanged = keys[arc, UNCHANGED] + keys[step, UNCHANGED]
+        accepted = np.full((3, n_into), -1, dtype=np.int64)
+        n_accepted = 0
+        t = -1
+        for direction in range(3):
+            if step_rows[k, direction, KEY] < 0:
+                continue
+            t += 1
+            target = step_rows[k, direction, DST]
+            step_unchanged = step_rows[k, direction, UNCHANGED]
+            step_kind = step_rows[k, direction, KIND]
+            step_end = step_rows[k, direction, END]
+            known = incoming[target]
+            n_known = known.shape[0]
+            fresh = np.empty((n_into, 8), dtype=np.int32)
+            n_fresh = 0
+            p = 0
+            for index in range(n_into):
+                unchanged = into[index, UNCHANGED] + step_unchanged
                 if unchanged > limit:
                     continue
-                if n_listings >= max_listings:
-                    return TOO_LARGE, rows, cols, keys[:n_keys], listings[:n_listings]
-                if existing >= 0:
-                    key = existing
+                i = into[index, SRC]
+                d = into[index, DIST] + 1
+                while p < n_known and known[p, SRC] < i:
+                    p += 1
+                if p < n_known and known[p, SRC] == i:
+                    if d >= known[p, DIST]:
+                        continue
+                    rows_of, r = known, p
                 else:
-                    if n_keys == keys.shape[0]:
-                        keys = _grow_rows(keys, n_keys + 1)
-                    key = n_keys
+                    rows_of, r = fresh, n_fresh
+                    n_fresh += 1
+                    fresh[r, SRC] = i
+                    fresh[r, DST] = target
+                    fresh[r, KEY] = n_keys
                     n_keys += 1
-                    keys[key, SRC] = i
-                    keys[key, DST] = targets[t]
-                    fresh[t, n_fresh[t]] = key
-                    n_fresh[t] += 1
-                keys[key, DIST] = d
-                keys[key, UNCHANGED] = unchanged
-                kind = keys[arc, KIND]
-                keys[key, KIND] = kind if kind == keys[step, KIND] else SUB
-                keys[key, START] = keys[arc, START]
-                keys[key, END] = keys[step, END]
-                if n_listings == listings.shape[0]:
-                    listings = _grow(listings, n_listings + 1)
-                listings[n_listings] = key
-                n_listings += 1
-        for t in range(n_targets):
-            if n_fresh[t]:
-                incoming[targets[t]] = _merge_by_source(incoming[targets[t]], fresh[t, :n_fresh[t]], keys)
-        incoming[k] = np.empty(0, dtype=np.int64)                # no longer needed
+                rows_of[r, DIST] = d
+                rows_of[r, UNCHANGED] = unchanged
+                rows_of[r, KIND] = into[index, KIND] if into[index, KIND] == step_kind else SUB
+                rows_of[r, START] = into[index, START]
+                rows_of[r, END] = step_end
+                accepted[t, index] = rows_of[r, KEY]
+                n_accepted += 1
+            if n_fresh:
+                incoming[target] = _merge_by_source(known, fresh[:n_fresh])
+        if n_listings + n_accepted > max_listings:
+            return TOO_LARGE, rows, cols, np.empty((0, 7), dtype=np.int32), listings[:0]
+        if listings.shape[0] < n_listings + n_accepted:
+            listings = _grow(listings, n_listings + n_accepted)
+        if n_accepted:
+            for index in range(n_into):
+                for t in range(n_targets):
+                    if accepted[t, index] >= 0:
+                        listings[n_listings] = accepted[t, index]
+                        n_listings += 1
+        if keys.shape[0] < n_keys:
+            keys = _grow_rows(keys, n_keys)
+        for index in range(n_into):                               # v_k's incoming arcs are final
+            key = into[index, KEY]
+            for column in range(7):
+                keys[key, column] = into[index, column]
+        incoming[k] = empty
     # 3. Unchanged arcs longer than one step leave the list while it is iterated: the listing
     # after each removed one is not looked at. Such an arc is listed once (it is first found
     # through its diagonal predecessor, the first of its target's lattice predecessors).
-    kept = np.empty(n_listings, dtype=np.int64)
+    kept = np.empty(n_listings, dtype=np.int32)
     n_kept = 0
     skip = False
     for p in range(n_listings):
@@ -228,16 +244,18 @@ def graph_kernel(source, hypothesis, moves1, moves2, limit, max_listings):  # pr
 
 
 @_njit(cache=True)
-def _merge_by_source(known, fresh, keys):  # pragma: no cover - compiled
-    """Two key lists, each sorted by source node, merged (no source is in both)."""
-    out = np.empty(known.shape[0] + fresh.shape[0], dtype=np.int64)
+def _merge_by_source(known, fresh):  # pragma: no cover - compiled
+    """Two row lists, each sorted by source node, merged (no source is in both)."""
+    out = np.empty((known.shape[0] + fresh.shape[0], known.shape[1]), dtype=known.dtype)
     a = b = 0
     for index in range(out.shape[0]):
-        if b >= fresh.shape[0] or (a < known.shape[0] and keys[known[a], SRC] < keys[fresh[b], SRC]):
-            out[index] = known[a]
+        if b >= fresh.shape[0] or (a < known.shape[0] and known[a, SRC] < fresh[b, SRC]):
+            for column in range(known.shape[1]):
+                out[index, column] = known[a, column]
             a += 1
         else:
-            out[index] = fresh[b]
+            for column in range(known.shape[1]):
+                out[index, column] = fresh[b, column]
             b += 1
     return out
 
@@ -427,8 +445,9 @@ def _insertion_walk(arcs, span_golds, out, matched, keys, rows, cols, source, hy
 
 
 @_njit(cache=True)
-def bellman_ford(keys, listings, weights, n_nodes):  # pragma: no cover - compiled
-    """Step 5: passes over the listings in order, float sums, a node's arc replaced only on a
+def bellman_ford(sources, targets, listings, weights, n_nodes):  # pragma: no cover - compiled
+    """Step 5: passes over the listings in order (``sources[p]`` -> ``targets[p]`` is arc
+    ``listings[p]``, weighing ``weights[p]``), float sums, a node's arc replaced only on a
     strictly smaller cost, until a pass changes nothing (the remaining passes of the reference
     would change nothing either). Returns the keys of the path's arcs, from the end backwards."""
     cost = np.full(n_nodes, np.inf)
@@ -437,12 +456,11 @@ def bellman_ford(keys, listings, weights, n_nodes):  # pragma: no cover - compil
     for _ in range(max(1, n_nodes - 1)):
         changed = False
         for p in range(listings.shape[0]):
-            key = listings[p]
-            target = keys[key, DST]
-            value = cost[keys[key, SRC]] + weights[key]
+            target = targets[p]
+            value = cost[sources[p]] + weights[p]
             if value < cost[target]:
                 cost[target] = value
-                via[target] = key
+                via[target] = p
                 changed = True
         if not changed:
             break
@@ -450,7 +468,7 @@ def bellman_ford(keys, listings, weights, n_nodes):  # pragma: no cover - compil
     length = 0
     node = n_nodes - 1
     while via[node] >= 0:
-        path[length] = via[node]
+        path[length] = listings[via[node]]
         length += 1
-        node = keys[via[node], SRC]
+        node = sources[via[node]]
     return path[:length]
