@@ -52,11 +52,12 @@ Node = tuple[int, int]
 
 # The edge list of one sentence (arcs, an arc on both lattices twice) grows with the lattice's
 # density: a long hypothesis with nothing in common with its source makes about
-# ((n + 1) (m + 1))^2 / 4 arcs. Each listing costs about 70 bytes across the arrays, so this bound
-# (about 3.5 GB, 15 s here) keeps a machine's memory; no line of the data sets met so far comes
-# near it (scripts/reference_graph_sizes.py reports the largest). Past it the sentence is
-# refused with a clear error naming it.
-MAX_REFERENCE_ARCS = 50_000_000
+# ((n + 1) (m + 1))^2 / 4 arcs (90 x 90 unrelated tokens: 17.5 million). The bound keeps one
+# sentence's memory (about 75 bytes per arc: some 1.5 GB, 8 s here at the bound); the largest
+# graph of the evaluation data met so far has 1.45 million (an LLM-S attack line of 227 x 15
+# tokens; scripts/reference_graph_sizes.py reports every data set). Past it the sentence is
+# refused with a clear error naming it (docs/oracles.md).
+MAX_REFERENCE_ARCS = 20_000_000
 
 
 class ReferenceGraphTooLarge(Exception):

@@ -215,8 +215,9 @@ def m2_candidates(gold: Sequence[Gold], hypotheses: Sequence[Sequence[str]],
                                                   max_unchanged_words, segmentation))
         except ReferenceGraphTooLarge as error:
             raise GecInputError(f"{len(sentence.source)} source x {len(hypothesis)} hypothesis tokens make a reference "
-                                f"MaxMatch edit graph of more than {error.args[0]:,} arcs (m2scorer's algorithm would "
-                                f"not finish either: the hypothesis has little in common with its source); score this "
-                                f"output with segmentation='minimal', or split the line", f"sentence {index + 1}") \
+                                f"MaxMatch edit graph of more than {error.args[0]:,} arcs (the bound of m2scorer's "
+                                f"edit graph, gecscore.m2.reference.MAX_REFERENCE_ARCS: the hypothesis has little in "
+                                f"common with its source); score this output with segmentation='minimal', or split "
+                                f"the line", f"sentence {index + 1}") \
                 from None
     return candidates
