@@ -64,7 +64,7 @@ class ReferenceGraphTooLarge(Exception):
     """The reference edit graph of one sentence passed ``MAX_REFERENCE_ARCS`` arcs."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class ReferenceGraph:
     """The reference code's edit graph with transitive arcs, built once per sentence (see
     :mod:`gecscore.m2.reference_kernels` for the arrays)."""
@@ -128,7 +128,8 @@ def _gold_arrays(graph: ReferenceGraph, gold: Sequence[Edit]) -> tuple[np.ndarra
     for index, edit in enumerate(gold):
         alternatives[index, 0] = len(bounds)
         for alternative in edit.alternatives or (edit.correction,):
-            tokens = " ".join(alternative).split()
+            text = " ".join(alternative)           # compared as the reference compares strings
+            tokens = text.split(" ") if text else []
             bounds.append((len(codes), len(codes) + len(tokens)))
             codes.extend(graph.codes.get(t, -1) for t in tokens)
         alternatives[index, 1] = len(bounds)
@@ -138,7 +139,12 @@ def _gold_arrays(graph: ReferenceGraph, gold: Sequence[Edit]) -> tuple[np.ndarra
 
 def reference_edit_sequence(graph: ReferenceGraph, source: Tokens, gold: Sequence[Edit] = ()
                             ) -> tuple[Edit, ...]:
-    """Steps 4-5: the reference code's system edits (left to right) for one annotator."""
+    """Steps 4-5: the reference code's system edits (left to right) for one annotator
+    (``source`` is the graph's own, kept in the signature for its callers).
+
+    Gold corrections are compared with the hypothesis as token sequences, which equals the
+    reference's comparison of joined strings for tokens that are non-empty and hold no space
+    (whitespace-split text, as every reader and the CLI give)."""
     weights = kernels.gold_weights(graph.keys, graph.listed, graph.rows, graph.cols, graph.source_codes,
                                    graph.hypothesis_codes, graph.weights, len(graph.listings),
                                    _gold_arrays(graph, gold),

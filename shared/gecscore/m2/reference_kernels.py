@@ -11,14 +11,25 @@ Layout of one sentence's graph (all built by :func:`graph_kernel`):
 - listings: the reference's edge list, key ids in its order (an arc listed twice appears
   twice); the weights and Bellman-Ford run over it.
 
-Why the closure needs no pair table: in the reference's Floyd-Warshall pass over k, an arc out
-of v_k needs an intermediate node after v_k, so at iteration k the only arcs out of v_k are its
-(at most three) lattice steps, and every arc into v_k was added at an earlier iteration. The
-pass is therefore a forward sweep: at v_k, every arc into v_k (by source, ascending) is extended
-by each lattice step out of v_k (targets ascending). Whether (v_i, v_j) already has an arc, and
-its distance, is read from v_j's incoming arcs, kept sorted by source, by a pointer that moves
-forward with v_i. Time and memory are linear in the arcs and listings (the reference's own
-closure is cubic in the nodes).
+Why the sweep below lists the very arcs of the reference's Floyd-Warshall pass (k, then i, then
+j over the sorted nodes), in its order, without a table of node pairs:
+
+1. Every arc goes forward in row-major order, so an arc v_i -> v_k added at iteration k' has
+   i < k' < k: at iteration k every arc into v_k is already there and final (distance, edit).
+2. An arc out of v_k would need an intermediate node after v_k, added at a later iteration:
+   at iteration k the only arcs out of v_k are its lattice steps (at most three, distance 1;
+   no transitive arc, at least 2 steps, ever replaces one).
+3. So iteration k extends each arc into v_k (sources ascending) by each lattice step out of v_k
+   (targets ascending: (a, b+1), (a+1, b), (a+1, b+1)); the arc (v_i, v_j) is listed again when
+   the extension is shorter than its current distance and has at most ``limit`` unchanged
+   tokens. Within one iteration, the decisions for the different targets touch disjoint arcs,
+   so each target is taken in turn and the listings are then interleaved in the reference's
+   (i, j) order.
+4. The current distance of (v_i, v_j) is read from v_j's incoming arcs, kept sorted by source,
+   by a pointer that moves forward with v_i.
+
+Time and memory are linear in the arcs (each is extended at most three times); the
+reference's own closure is cubic in the nodes.
 """
 from __future__ import annotations
 

@@ -80,7 +80,7 @@ def maxmatch_candidates(source: Tokens, hypothesis: Sequence[str],
                         segmentation: str = DEFAULT_SEGMENTATION) -> list[AnnotatorEdits]:
     """Per annotator (ascending id), the MaxMatch system edits and the matches.
 
-    ``segmentation`` picks among equally good edit sequences (:mod:`gecscore.m2.maxmatch`):
+    ``segmentation`` picks among equally good edit sequences (:mod:`gecscore.m2.reference`):
     ``reference`` as the reference code does, ``minimal`` the smallest edits.
     """
     hypothesis = tuple(hypothesis)
