@@ -145,10 +145,18 @@ def reference_edit_sequence(graph: ReferenceGraph, source: Tokens, gold: Sequenc
     Gold corrections are compared with the hypothesis as token sequences, which equals the
     reference's comparison of joined strings for tokens that are non-empty and hold no space
     (whitespace-split text, as every reader and the CLI give)."""
-    weights = kernels.gold_weights(graph.keys, graph.listed, graph.rows, graph.cols, graph.source_codes,
-                                   graph.hypothesis_codes, graph.weights, len(graph.listings),
-                                   _gold_arrays(graph, gold),
-                                   max(len(graph.source), len(graph.hypothesis)) + 2) if gold else graph.weights
+    weights = graph.weights
+    if gold:
+        golds = _gold_arrays(graph, gold)
+        chosen = kernels.gold_span_keys(graph.keys, graph.listed, golds[0],
+                                        max(len(graph.source), len(graph.hypothesis)) + 2)
+        if len(chosen):
+            arcs = graph.keys[chosen]        # sorted(by_span[span]): by span, then by (source, target)
+            chosen = chosen[np.lexsort((arcs[:, kernels.DST], arcs[:, kernels.SRC], arcs[:, kernels.END],
+                                        arcs[:, kernels.START]))]
+            weights = kernels.gold_weights(chosen, graph.keys, graph.listed, graph.rows, graph.cols,
+                                           graph.source_codes, graph.hypothesis_codes, graph.weights,
+                                           len(graph.listings), golds)
     path = kernels.bellman_ford(graph.sources, graph.targets, graph.listings, weights[graph.listings],
                                 len(graph.rows))
     out = []

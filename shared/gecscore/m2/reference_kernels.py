@@ -39,8 +39,8 @@ from gecscore.compiled import njit as _njit
 
 SRC, DST, DIST, UNCHANGED, KIND, START, END, KEY = range(8)
 NOOP, INS, DEL, SUB = 0, 1, 2, 3
-# Lattice steps out of (a, b) in the order of their targets: (a, b+1), (a+1, b), (a+1, b+1).
-_STEP_BITS = (4, 2, 1)
+# Lattice steps out of (a, b), by direction, in the order of their targets: 0 (a, b+1), an
+# insertion (move bit 4); 1 (a+1, b), a deletion (bit 2); 2 (a+1, b+1), a diagonal (bit 1).
 TOO_LARGE = -1           # graph_kernel's status past its listing bound
 _EPSILON = 0.001
 
@@ -67,27 +67,24 @@ def _reached(moves):  # pragma: no cover - compiled
 @_njit(cache=True)
 def _grow_rows(array, size):  # pragma: no cover - compiled
     out = np.empty((max(2 * array.shape[0], size), array.shape[1]), dtype=array.dtype)
-    out[:array.shape[0]] = array
+    for row in range(array.shape[0]):         # loops, not slice assignment: far faster to compile
+        for column in range(array.shape[1]):
+            out[row, column] = array[row, column]
     return out
 
 
 @_njit(cache=True)
 def _grow(array, size):  # pragma: no cover - compiled
     out = np.empty(max(2 * array.shape[0], size), dtype=array.dtype)
-    out[:array.shape[0]] = array
+    for index in range(array.shape[0]):
+        out[index] = array[index]
     return out
 
 
 @_njit(cache=True)
-def graph_kernel(source, hypothesis, moves1, moves2, limit, max_listings):  # pragma: no cover - compiled
-    """Steps 1-3 of the reference behaviour (gecscore.m2.reference) for token codes ``source``
-    and ``hypothesis`` and the optimal-move bit sets of the (1, 1, 1) and (1, 1, 2) matrices.
-
-    Returns (status, node_rows, node_cols, keys, listings): status 0, or ``TOO_LARGE`` when the
-    edge list would pass ``max_listings`` entries (then the arrays are empty); ``listings``
-    after the reference's removal of unchanged arcs longer than one step."""
-    n, m = source.shape[0], hypothesis.shape[0]
-    reach1, reach2 = _reached(moves1), _reached(moves2)
+def _nodes(reach1, reach2):  # pragma: no cover - compiled
+    """Node ids of the cells reached in either matrix (row-major), and each node's cell."""
+    n, m = reach1.shape[0] - 1, reach1.shape[1] - 1
     node_id = np.full((n + 1, m + 1), -1, dtype=np.int64)
     count = 0
     for i in range(n + 1):
@@ -102,22 +99,31 @@ def graph_kernel(source, hypothesis, moves1, moves2, limit, max_listings):  # pr
             if node_id[i, j] >= 0:
                 rows[node_id[i, j]] = i
                 cols[node_id[i, j]] = j
-    # Each node's incoming arcs, sorted by source, as rows of the key columns and the key id
-    # (column KEY): the sweep reads them in order; a node's rows are final once its last
-    # lattice predecessor is done, and are copied to ``keys`` when the sweep leaves it.
-    empty = np.empty((0, 8), dtype=np.int32)
-    incoming = [empty for _ in range(count)]
-    in_lattice = np.zeros((count, 3, 8), dtype=np.int32)
-    in_lattice_n = np.zeros(count, dtype=np.int64)
-    step_rows = np.full((count, 3, 8), -1, dtype=np.int32)   # the lattice steps out of a node
-    listings = np.empty(max(16, 4 * count), dtype=np.int32)
+    return node_id, rows, cols
+
+
+@_njit(cache=True)
+def _lattice_steps(source, hypothesis, moves1, moves2, reach1, reach2, node_id, rows):  # pragma: no cover
+    """Step 1: the lattice edges, sorted; an edge of both matrices listed twice. Returns each
+    node's steps out (by direction: -1 in column KEY where none), its steps in (sources
+    ascending) and their number, and the listings."""
+    n, m = source.shape[0], hypothesis.shape[0]
+    count = rows.shape[0]
+    cols = np.empty(count, dtype=np.int64)
+    for i in range(n + 1):
+        for j in range(m + 1):
+            if node_id[i, j] >= 0:
+                cols[node_id[i, j]] = j
+    steps_out = np.full((count, 3, 8), -1, dtype=np.int32)
+    steps_in = np.zeros((count, 3, 8), dtype=np.int32)
+    n_in = np.zeros(count, dtype=np.int64)
+    listings = np.empty(6 * count + 1, dtype=np.int32)
     n_keys = 0
     n_listings = 0
-    # 1. The lattice edges, sorted; an edge of both matrices listed twice.
     for v in range(count):
         a, b = rows[v], cols[v]
         for direction in range(3):
-            bit = _STEP_BITS[direction]
+            bit = 4 if direction == 0 else (2 if direction == 1 else 1)
             wa = a + (1 if direction > 0 else 0)
             wb = b + (1 if direction != 1 else 0)
             if wa > n or wb > m:
@@ -130,105 +136,139 @@ def graph_kernel(source, hypothesis, moves1, moves2, limit, max_listings):  # pr
             if listed == 0:
                 continue
             w = node_id[wa, wb]
-            row = step_rows[v, direction]
-            row[SRC] = v
-            row[DST] = w
-            row[DIST] = 1
-            row[KEY] = n_keys
+            steps_out[v, direction, SRC] = v
+            steps_out[v, direction, DST] = w
+            steps_out[v, direction, DIST] = 1
+            steps_out[v, direction, KEY] = n_keys
             if direction == 0:                     # insertion; row 0 labelled (j-1, j-1)
-                row[UNCHANGED] = 0
-                row[KIND] = INS
-                row[START] = b if a == 0 else a
-                row[END] = b if a == 0 else a
+                unchanged, kind, start, end = 0, INS, (b if a == 0 else a), (b if a == 0 else a)
             elif direction == 1:
-                row[UNCHANGED] = 0
-                row[KIND] = DEL
-                row[START] = a
-                row[END] = a + 1
+                unchanged, kind, start, end = 0, DEL, a, a + 1
+            elif source[a] == hypothesis[b]:
+                unchanged, kind, start, end = 1, NOOP, a, a + 1
             else:
-                same = source[a] == hypothesis[b]
-                row[UNCHANGED] = 1 if same else 0
-                row[KIND] = NOOP if same else SUB
-                row[START] = a
-                row[END] = a + 1
-            in_lattice[w, in_lattice_n[w]] = row
-            in_lattice_n[w] += 1
+                unchanged, kind, start, end = 0, SUB, a, a + 1
+            steps_out[v, direction, UNCHANGED] = unchanged
+            steps_out[v, direction, KIND] = kind
+            steps_out[v, direction, START] = start
+            steps_out[v, direction, END] = end
+            for column in range(8):
+                steps_in[w, n_in[w], column] = steps_out[v, direction, column]
+            n_in[w] += 1
             for _ in range(listed):
-                if n_listings == listings.shape[0]:
-                    listings = _grow(listings, n_listings + 1)
                 listings[n_listings] = n_keys
                 n_listings += 1
             n_keys += 1
-    if n_listings > max_listings:
-        return TOO_LARGE, rows, cols, np.empty((0, 7), dtype=np.int32), listings[:0]
+    return steps_out, steps_in, n_in, listings[:n_listings], n_keys
+
+
+@_njit(cache=True)
+def _extend(into, known, target, step_unchanged, step_kind, step_end, limit, first_key, accepted):  # pragma: no cover
+    """Step 2 at one node for one lattice step out of it (to ``target``): every arc into the
+    node (rows ``into``, sources ascending) extended by the step, against the target's current
+    incoming arcs ``known`` (sources ascending; updated in place when an extension is shorter).
+    ``accepted[index]`` gets the key listed for ``into[index]`` (-1: none). Returns the new
+    arcs' rows (sources ascending; keys numbered from ``first_key``) and the listings made."""
+    n_into, n_known = into.shape[0], known.shape[0]
+    fresh = np.empty((n_into, 8), dtype=np.int32)
+    n_fresh = 0
+    n_accepted = 0
+    p = 0
+    for index in range(n_into):
+        unchanged = into[index, UNCHANGED] + step_unchanged
+        if unchanged > limit:
+            continue
+        i = into[index, SRC]
+        d = into[index, DIST] + 1
+        while p < n_known and known[p, SRC] < i:
+            p += 1
+        if p < n_known and known[p, SRC] == i:
+            if d >= known[p, DIST]:
+                continue
+            rows_of, r = known, p
+        else:
+            rows_of, r = fresh, n_fresh
+            n_fresh += 1
+            fresh[r, SRC] = i
+            fresh[r, DST] = target
+            fresh[r, KEY] = first_key + r
+        rows_of[r, DIST] = d
+        rows_of[r, UNCHANGED] = unchanged
+        rows_of[r, KIND] = into[index, KIND] if into[index, KIND] == step_kind else SUB
+        rows_of[r, START] = into[index, START]
+        rows_of[r, END] = step_end
+        accepted[index] = rows_of[r, KEY]
+        n_accepted += 1
+    return fresh[:n_fresh], n_accepted
+
+
+@_njit(cache=True)
+def _without_long_unchanged(listings, keys):  # pragma: no cover - compiled
+    """Step 3: unchanged arcs longer than one step leave the list while it is iterated: the
+    listing after each removed one is not looked at. (Such an arc is listed once: it is first
+    found through its diagonal predecessor, the first of its target's lattice predecessors.)"""
+    kept = np.empty(listings.shape[0], dtype=np.int32)
+    n_kept = 0
+    skip = False
+    for p in range(listings.shape[0]):
+        key = listings[p]
+        if not skip and keys[key, KIND] == NOOP and keys[key, DIST] > 1:
+            skip = True
+            continue
+        skip = False
+        kept[n_kept] = key
+        n_kept += 1
+    return kept[:n_kept]
+
+
+@_njit(cache=True)
+def graph_kernel(source, hypothesis, moves1, moves2, limit, max_listings):  # pragma: no cover - compiled
+    """Steps 1-3 of the reference behaviour (gecscore.m2.reference) for token codes ``source``
+    and ``hypothesis`` and the optimal-move bit sets of the (1, 1, 1) and (1, 1, 2) matrices.
+
+    Returns (status, node_rows, node_cols, keys, listings): status 0, or ``TOO_LARGE`` when the
+    edge list would pass ``max_listings`` entries (then the arrays are empty); ``listings``
+    after the reference's removal of unchanged arcs longer than one step."""
+    reach1, reach2 = _reached(moves1), _reached(moves2)
+    node_id, rows, cols = _nodes(reach1, reach2)
+    count = rows.shape[0]
+    steps_out, steps_in, n_in, lattice, n_keys = _lattice_steps(source, hypothesis, moves1, moves2, reach1,
+                                                                reach2, node_id, rows)
+    if lattice.shape[0] > max_listings:
+        return TOO_LARGE, rows, cols, np.empty((0, 7), dtype=np.int32), lattice[:0]
+    listings = _grow(lattice, 4 * lattice.shape[0] + 16)
+    n_listings = lattice.shape[0]
     keys = np.empty((max(16, 4 * n_keys), 7), dtype=np.int32)
-    for w in range(count):
-        incoming[w] = in_lattice[w, :in_lattice_n[w]].copy()      # sources ascending (row-major)
-    # 2. Transitive arcs: the forward sweep (see the module docstring). Each lattice step out of
-    # v_k is taken in turn over every arc into v_k (the targets are distinct, so their decisions
-    # are independent); the listings are then appended in the reference's order: by source,
-    # then by target.
-    n_targets = 0
+    # Each node's incoming arcs, sorted by source, as rows of the key columns and the key id
+    # (column KEY); copied to ``keys`` when the sweep leaves the node (then they are final).
+    empty = np.empty((0, 8), dtype=np.int32)
+    incoming = [steps_in[w, :n_in[w]].copy() for w in range(count)]
+    # Step 2: the forward sweep (see the module docstring).
     for k in range(count):
         into = incoming[k]
         n_into = into.shape[0]
-        n_targets = 0
-        for direction in range(3):
-            if step_rows[k, direction, KEY] >= 0:
-                n_targets += 1
         accepted = np.full((3, n_into), -1, dtype=np.int64)
         n_accepted = 0
-        t = -1
         for direction in range(3):
-            if step_rows[k, direction, KEY] < 0:
+            if steps_out[k, direction, KEY] < 0:
                 continue
-            t += 1
-            target = step_rows[k, direction, DST]
-            step_unchanged = step_rows[k, direction, UNCHANGED]
-            step_kind = step_rows[k, direction, KIND]
-            step_end = step_rows[k, direction, END]
-            known = incoming[target]
-            n_known = known.shape[0]
-            fresh = np.empty((n_into, 8), dtype=np.int32)
-            n_fresh = 0
-            p = 0
-            for index in range(n_into):
-                unchanged = into[index, UNCHANGED] + step_unchanged
-                if unchanged > limit:
-                    continue
-                i = into[index, SRC]
-                d = into[index, DIST] + 1
-                while p < n_known and known[p, SRC] < i:
-                    p += 1
-                if p < n_known and known[p, SRC] == i:
-                    if d >= known[p, DIST]:
-                        continue
-                    rows_of, r = known, p
-                else:
-                    rows_of, r = fresh, n_fresh
-                    n_fresh += 1
-                    fresh[r, SRC] = i
-                    fresh[r, DST] = target
-                    fresh[r, KEY] = n_keys
-                    n_keys += 1
-                rows_of[r, DIST] = d
-                rows_of[r, UNCHANGED] = unchanged
-                rows_of[r, KIND] = into[index, KIND] if into[index, KIND] == step_kind else SUB
-                rows_of[r, START] = into[index, START]
-                rows_of[r, END] = step_end
-                accepted[t, index] = rows_of[r, KEY]
-                n_accepted += 1
-            if n_fresh:
-                incoming[target] = _merge_by_source(known, fresh[:n_fresh])
+            target = steps_out[k, direction, DST]
+            fresh, made = _extend(into, incoming[target], target, steps_out[k, direction, UNCHANGED],
+                                  steps_out[k, direction, KIND], steps_out[k, direction, END], limit, n_keys,
+                                  accepted[direction])
+            n_keys += fresh.shape[0]
+            n_accepted += made
+            if fresh.shape[0]:
+                incoming[target] = _merge_by_source(incoming[target], fresh)
         if n_listings + n_accepted > max_listings:
             return TOO_LARGE, rows, cols, np.empty((0, 7), dtype=np.int32), listings[:0]
-        if listings.shape[0] < n_listings + n_accepted:
-            listings = _grow(listings, n_listings + n_accepted)
         if n_accepted:
-            for index in range(n_into):
-                for t in range(n_targets):
-                    if accepted[t, index] >= 0:
-                        listings[n_listings] = accepted[t, index]
+            if listings.shape[0] < n_listings + n_accepted:
+                listings = _grow(listings, n_listings + n_accepted)
+            for index in range(n_into):                           # by source, then by target
+                for direction in range(3):
+                    if accepted[direction, index] >= 0:
+                        listings[n_listings] = accepted[direction, index]
                         n_listings += 1
         if keys.shape[0] < n_keys:
             keys = _grow_rows(keys, n_keys)
@@ -237,21 +277,7 @@ def graph_kernel(source, hypothesis, moves1, moves2, limit, max_listings):  # pr
             for column in range(7):
                 keys[key, column] = into[index, column]
         incoming[k] = empty
-    # 3. Unchanged arcs longer than one step leave the list while it is iterated: the listing
-    # after each removed one is not looked at. Such an arc is listed once (it is first found
-    # through its diagonal predecessor, the first of its target's lattice predecessors).
-    kept = np.empty(n_listings, dtype=np.int32)
-    n_kept = 0
-    skip = False
-    for p in range(n_listings):
-        key = listings[p]
-        if not skip and keys[key, KIND] == NOOP and keys[key, DIST] > 1:
-            skip = True
-            continue
-        skip = False
-        kept[n_kept] = key
-        n_kept += 1
-    return 0, rows, cols, keys[:n_keys], kept[:n_kept]
+    return 0, rows, cols, keys[:n_keys], _without_long_unchanged(listings[:n_listings], keys)
 
 
 @_njit(cache=True)
@@ -321,20 +347,9 @@ def _matches(key, g, keys, rows, cols, source, hypothesis, golds):  # pragma: no
 
 
 @_njit(cache=True)
-def gold_weights(keys, listed, rows, cols, source, hypothesis, weights, n_listings, golds,
-                 span_bound):  # pragma: no cover - compiled
-    """Step 4 for one annotator: ``weights`` (the base weights) with the arcs of each gold span
-    weighed again as the reference does (a match -|E|; the insertion spans' two-pointer walk).
-
-    ``golds`` = (spans, alternatives, bounds, codes): ``spans[g]`` the (start, end) of gold edit
-    g in the annotator's order, its alternatives rows ``alternatives[g, 0]`` to
-    ``alternatives[g, 1]`` (excluded) of ``bounds``, each the range of its token codes in
-    ``codes``."""
-    gold_spans = golds[0]
-    out = weights.copy()
+def gold_span_keys(keys, listed, gold_spans, span_bound):  # pragma: no cover - compiled
+    """The listed arcs whose span label is the span of one of ``gold_spans`` (in key order)."""
     n_gold = gold_spans.shape[0]
-    if n_gold == 0:
-        return out
     gold_start = np.zeros(span_bound, dtype=np.bool_)
     for g in range(n_gold):
         if 0 <= gold_spans[g, 0] < span_bound:
@@ -351,20 +366,24 @@ def gold_weights(keys, listed, rows, cols, source, hypothesis, weights, n_listin
                     chosen[n_chosen] = key
                     n_chosen += 1
                     break
-    chosen = chosen[:n_chosen]
-    if n_chosen == 0:
-        return out
-    n_nodes = rows.shape[0]
-    # sorted(by_span[span]): by span, then by the arc's (source, target) nodes
-    edge_order = np.empty(n_chosen, dtype=np.int64)
-    for index in range(n_chosen):
-        key = chosen[index]
-        edge_order[index] = keys[key, SRC] * n_nodes + keys[key, DST]
-    chosen = chosen[np.argsort(edge_order, kind="mergesort")]
-    span_order = np.empty(n_chosen, dtype=np.int64)
-    for index in range(n_chosen):
-        span_order[index] = keys[chosen[index], START] * span_bound + keys[chosen[index], END]
-    chosen = chosen[np.argsort(span_order, kind="mergesort")]
+    return chosen[:n_chosen]
+
+
+@_njit(cache=True)
+def gold_weights(chosen, keys, listed, rows, cols, source, hypothesis, weights, n_listings,
+                 golds):  # pragma: no cover - compiled
+    """Step 4 for one annotator: ``weights`` (the base weights) with the arcs of each gold span
+    weighed again as the reference does (a match -|E|; the insertion spans' two-pointer walk).
+
+    ``chosen``: the arcs of the gold spans (:func:`gold_span_keys`), sorted by span, then by
+    (source, target), as the reference sorts a span's arcs. ``golds`` = (spans, alternatives,
+    bounds, codes): ``spans[g]`` the (start, end) of gold edit g in the annotator's order, its
+    alternatives rows ``alternatives[g, 0]`` to ``alternatives[g, 1]`` (excluded) of
+    ``bounds``, each the range of its token codes in ``codes``."""
+    gold_spans = golds[0]
+    n_gold = gold_spans.shape[0]
+    n_chosen = chosen.shape[0]
+    out = weights.copy()
     matched = -float(n_listings)
     in_span = np.empty(n_gold, dtype=np.int64)
     first = 0
