@@ -84,8 +84,8 @@ def test_hand_cases_equal_the_former_python_path():
              ("a b c", "a x x b c", [[Edit(1, 1, ("x",)), Edit(1, 1, ("x",))]]),
              ("w0 w1 w2 w3 w4 w5", "c0 c1 c2 c3 c4 c5 c6", [[Edit(0, 1, ("c0",))], []]),
              ("the the the cat", "the cat the cat the", [[Edit(1, 2, ())]])]
-    for source, hypothesis, annotations in cases:
-        assert_same_sequences(source.split(), hypothesis.split(), annotations)
+    for source, hypothesis, golds in cases:
+        assert_same_sequences(source.split(), hypothesis.split(), golds)
 
 
 def test_an_unrelated_line_makes_the_predicted_number_of_arcs():

@@ -20,6 +20,9 @@ a gold edit (few: they are found from the gold edits) are extra transitions. Pat
 exact integers (1000 per step, 1 per unmatched edit, -L per match), so the optimum is the
 official one; among equally good paths the first found in row-major order wins. Time and
 memory are O(V * max_unchanged_words) for a lattice of V nodes (V <= (n+1)(m+1)).
+
+This is ``segmentation="minimal"``; the default, the reference code's own choice among equally
+good sequences (its transitive arcs materialised, compiled), is :mod:`gecscore.m2.reference`.
 """
 from __future__ import annotations
 

@@ -427,7 +427,8 @@ def gold_weights(chosen, keys, listed, rows, cols, source, hypothesis, weights, 
 
 
 @_njit(cache=True)
-def _insertion_walk(arcs, span_golds, out, matched, keys, rows, cols, source, hypothesis, golds):  # pragma: no cover - compiled
+def _insertion_walk(arcs, span_golds, out, matched, keys, rows, cols, source, hypothesis,
+                    golds):  # pragma: no cover - compiled
     """The reference's two-pointer walk over an insertion span's sorted listings and gold edits:
     after a match from the left (right), the listings up to the matched arc's target (from its
     source) are passed over with 0.001 each."""
