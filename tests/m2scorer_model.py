@@ -1,6 +1,6 @@
 """A test-side model of m2scorer 3.2's edit extraction (nusnlp/m2scorer, ``levenshtein.py``),
 written step by step as the reference computes it, slow on purpose: the library's
-``segmentation="reference"`` (gecscore.m2.maxmatch) reaches the same edits without the cubic
+``segmentation="reference"`` (gecscore.m2.reference) reaches the same edits without the cubic
 closure, and tests/test_maxmatch_reference.py checks the two against each other on random
 rewrites. Nothing here is optimised or shared with the library.
 

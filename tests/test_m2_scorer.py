@@ -228,7 +228,7 @@ def test_a_reference_graph_past_its_bound_is_a_clear_error(monkeypatch):
     # a hypothesis with nothing in common with its source (here: another language's tokens)
     # makes the reference edit graph explode; the sentence is named, minimal still scores it
     from gecscore.errors import GecInputError
-    from gecscore.m2 import maxmatch
+    from gecscore.m2 import reference as maxmatch
 
     monkeypatch.setattr(maxmatch, "MAX_REFERENCE_ARCS", 2_000)
     source = [f"w{i}" for i in range(20)]

@@ -226,7 +226,7 @@ def test_long_and_repetitive_hypotheses_give_the_hand_counted_edits():
 
 # ---- segmentation="reference": the reference code's choice among equally good sequences ----
 
-from gecscore.m2.maxmatch import reference_edit_sequence, reference_graph  # noqa: E402
+from gecscore.m2.reference import reference_edit_sequence, reference_graph  # noqa: E402
 
 
 def extract_reference(source: str, hypothesis: str, gold=(), limit: int = 2):

@@ -16,7 +16,8 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from budget import examples
 
 from datapaths import CONLL14
-from gecscore.m2.maxmatch import match_edits, reference_edit_sequence, reference_graph
+from gecscore.m2.maxmatch import match_edits
+from gecscore.m2.reference import reference_edit_sequence, reference_graph
 from gecscore.types import Edit
 from m2scorer_model import m2scorer_edits, m2scorer_matches
 from rewrites import rewrite

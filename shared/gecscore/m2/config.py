@@ -13,13 +13,15 @@ BASES = ("m2", "errant")
 SCORERS = ("none", "bertscore", "bartscore")
 # The M2 scorer's default: unchanged tokens allowed inside one edit (Dahlmeier and Ng 2012).
 MAX_UNCHANGED_WORDS = 2
-# Which of several equally good MaxMatch edit sequences is returned (see gecscore.m2.maxmatch):
+# Which of several equally good MaxMatch edit sequences is returned (see gecscore.m2.maxmatch and
+# gecscore.m2.reference):
 # "reference" that of the reference code (m2scorer 3.2's edit graph, which the PT-M2 reference
 # code embeds), "minimal" the smallest edits. The default is "reference" for every scorer: on
 # CoNLL-2014's 13 systems both give the same M2 counts, but on fluent rewrites (SEEDA's REF-F,
 # REF-M) only "reference" gives m2scorer 3.2's counts (tests/test_oracles.py compares every
 # SEEDA system, the attacks and a stress set with m2scorer and PT-M2 run by us). "minimal" is an
-# option for speed (several times faster), named in the signature.
+# option, named in the signature (no longer faster: m2scorer's edit graph runs compiled, in about
+# the same time on every output, attacks included; benchmarks/bench_m2_outputs.py).
 SEGMENTATIONS = ("reference", "minimal")
 DEFAULT_SEGMENTATION = "reference"
 # The MaxMatch lattice of one sentence grows with (source + 1) x (hypothesis + 1) nodes and its
@@ -60,7 +62,7 @@ class PtM2Config(TextOptions, ModelOptions, LayerOptions, PerTypeOptions):
     segmentation: str = option(
         DEFAULT_SEGMENTATION, "MaxMatch ties between equally good edit sequences: reference (m2scorer 3.2's and "
                               "the PT-M2 reference code's: the official M2 counts) or minimal (the smallest edits; "
-                              "faster, but other counts than m2scorer on fluent rewrites)",
+                              "other counts than m2scorer on fluent rewrites)",
         choices=SEGMENTATIONS, signature_rank=2)
 
     def __post_init__(self) -> None:

@@ -25,8 +25,8 @@ from gecscore.progress import bar
 from gecscore.m2.config import (DEFAULT_SEGMENTATION, MAX_LATTICE_CELLS, SEGMENTATIONS,
                                 PtM2Config)
 from gecscore.options import LEVELS
-from gecscore.m2.maxmatch import (MAX_UNCHANGED_WORDS, ReferenceGraphTooLarge, best_edit_sequence, build_lattice,
-                                  match_edits, reference_edit_sequence, reference_graph)
+from gecscore.m2.maxmatch import MAX_UNCHANGED_WORDS, best_edit_sequence, build_lattice, match_edits
+from gecscore.m2.reference import ReferenceGraphTooLarge, reference_edit_sequence, reference_graph
 from gecscore.types import Edit, Gold, Tokens
 
 
@@ -80,7 +80,7 @@ def maxmatch_candidates(source: Tokens, hypothesis: Sequence[str],
                         segmentation: str = DEFAULT_SEGMENTATION) -> list[AnnotatorEdits]:
     """Per annotator (ascending id), the MaxMatch system edits and the matches.
 
-    ``segmentation`` picks among equally good edit sequences (:mod:`gecscore.m2.maxmatch`):
+    ``segmentation`` picks among equally good edit sequences (:mod:`gecscore.m2.reference`):
     ``reference`` as the reference code does, ``minimal`` the smallest edits.
     """
     hypothesis = tuple(hypothesis)
@@ -215,8 +215,9 @@ def m2_candidates(gold: Sequence[Gold], hypotheses: Sequence[Sequence[str]],
                                                   max_unchanged_words, segmentation))
         except ReferenceGraphTooLarge as error:
             raise GecInputError(f"{len(sentence.source)} source x {len(hypothesis)} hypothesis tokens make a reference "
-                                f"MaxMatch edit graph of more than {error.args[0]:,} arcs (m2scorer's algorithm would "
-                                f"not finish either: the hypothesis has little in common with its source); score this "
-                                f"output with segmentation='minimal', or split the line", f"sentence {index + 1}") \
+                                f"MaxMatch edit graph of more than {error.args[0]:,} arcs (the bound of m2scorer's "
+                                f"edit graph, gecscore.m2.reference.MAX_REFERENCE_ARCS: the hypothesis has little in "
+                                f"common with its source); score this output with segmentation='minimal', or split "
+                                f"the line", f"sentence {index + 1}") \
                 from None
     return candidates
