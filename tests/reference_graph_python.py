@@ -11,7 +11,7 @@ import numpy as np
 
 from gecscore.compiled import njit
 from gecscore.m2.config import MAX_UNCHANGED_WORDS
-from gecscore.m2.maxmatch import _DELETION, _DIAGONAL, _INSERTION, _optimal_moves
+from gecscore.m2.maxmatch import _DELETION, _DIAGONAL, _INSERTION, optimal_moves
 from gecscore.types import Edit, Tokens
 
 Node = tuple[int, int]
@@ -80,7 +80,7 @@ def reference_graph(source: Sequence[str], hypothesis: Sequence[str],
     nodes: set[Node] = set()
     edges: list[tuple[Node, Node]] = []
     edits: dict[tuple[Node, Node], RefEdit] = {}
-    for moves in _optimal_moves(source, hypothesis, (1, 2)):
+    for moves in optimal_moves(source, hypothesis, (1, 2)):
         seen, queue = {end}, [end]
         for v in queue:                                  # breadth-first from the end
             nodes.add(v)

@@ -100,7 +100,7 @@ def _moves_kernel(source, hypothesis, sub_cost):  # pragma: no cover - compiled
     return moves
 
 
-def _optimal_moves(source: Sequence[str], hypothesis: Sequence[str],
+def optimal_moves(source: Sequence[str], hypothesis: Sequence[str],
                    sub_costs: tuple[int, ...]) -> list[np.ndarray]:
     """Per substitution cost, the bit set of optimal moves into every cell (i, j)
     (``_DIAGONAL | _DELETION | _INSERTION``), as an (n + 1) x (m + 1) uint8 array."""
@@ -113,7 +113,7 @@ def build_lattice(source: Sequence[str], hypothesis: Sequence[str]) -> EditLatti
     source, hypothesis = tuple(source), tuple(hypothesis)
     n, m = len(source), len(hypothesis)
     successors: dict[Node, set[Node]] = {}
-    for moves in _optimal_moves(source, hypothesis, (1, 2)):
+    for moves in optimal_moves(source, hypothesis, (1, 2)):
         seen = {(n, m)}
         stack = [(n, m)]
         while stack:

@@ -45,7 +45,7 @@ import numpy as np
 
 from gecscore.m2 import reference_kernels as kernels
 from gecscore.m2.config import MAX_UNCHANGED_WORDS
-from gecscore.m2.maxmatch import _optimal_moves
+from gecscore.m2.maxmatch import optimal_moves
 from gecscore.types import Edit, Tokens
 
 Node = tuple[int, int]
@@ -107,7 +107,7 @@ def reference_graph(source: Sequence[str], hypothesis: Sequence[str],
     limit = MAX_REFERENCE_ARCS if max_arcs is None else max_arcs
     source, hypothesis = tuple(source), tuple(hypothesis)
     codes, source_codes, hypothesis_codes = _codes(source, hypothesis)
-    moves1, moves2 = _optimal_moves(source, hypothesis, (1, 2))
+    moves1, moves2 = optimal_moves(source, hypothesis, (1, 2))
     status, rows, cols, keys, listings = kernels.graph_kernel(source_codes, hypothesis_codes, moves1, moves2,
                                                               max_unchanged_words, limit)
     if status == kernels.TOO_LARGE:
