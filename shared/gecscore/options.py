@@ -160,14 +160,27 @@ def check_value(name: str, value: Any, metadata: dict, default: Any = None) -> A
     if choices is not None and value not in choices:
         raise GecOptionError(name, f"unknown value {value!r}; expected one of: {', '.join(map(str, choices))}")
     if isinstance(value, (int, float)) and not isinstance(value, bool):
-        low, low_open, high = metadata.get("minimum"), metadata.get("exclusive_minimum"), metadata.get("maximum")
-        if low is not None and value < low:
-            raise GecOptionError(name, f"must be at least {low:g}, got {value!r}")
-        if low_open is not None and value <= low_open:
-            raise GecOptionError(name, f"must be greater than {low_open:g}, got {value!r}")
-        if high is not None and value > high:
-            raise GecOptionError(name, f"must be at most {high:g}, got {value!r}")
+        problem = out_of_bounds(value, metadata.get("minimum"), metadata.get("exclusive_minimum"),
+                                metadata.get("maximum"))
+        if problem:
+            raise GecOptionError(name, f"{problem}, got {value!r}")
     return value
+
+
+def out_of_bounds(value: float, minimum: float | None = None, exclusive_minimum: float | None = None,
+                  maximum: float | None = None, exclusive_maximum: float | None = None) -> str | None:
+    """Why ``value`` is outside the bounds (``"must be at least 0"``), or None: the one wording
+    of a bound, for a declared option (:func:`check_value`) and a command-line number
+    (:class:`gecscore.cli.numbers.Number`) alike. Checked in this order."""
+    if minimum is not None and value < minimum:
+        return f"must be at least {minimum:g}"
+    if exclusive_minimum is not None and value <= exclusive_minimum:
+        return f"must be greater than {exclusive_minimum:g}"
+    if maximum is not None and value > maximum:
+        return f"must be at most {maximum:g}"
+    if exclusive_maximum is not None and value >= exclusive_maximum:
+        return f"must be less than {exclusive_maximum:g}"
+    return None
 
 
 def validate(config: Any) -> None:

@@ -12,6 +12,8 @@ import argparse
 import math
 from dataclasses import dataclass
 
+from gecscore.options import out_of_bounds
+
 
 @dataclass(frozen=True)
 class Number:
@@ -42,17 +44,12 @@ class Number:
         return value
 
     def out_of_bounds(self, value: float) -> str | None:
-        """Why ``value`` is out of bounds, or None."""
-        off = f" (or {self.off:g}: off)" if self.off is not None else ""
-        if self.minimum is not None and value < self.minimum:
-            return f"must be at least {self.minimum:g}{off}"
-        if self.exclusive_minimum is not None and value <= self.exclusive_minimum:
-            return f"must be greater than {self.exclusive_minimum:g}{off}"
-        if self.maximum is not None and value > self.maximum:
-            return f"must be at most {self.maximum:g}"
-        if self.exclusive_maximum is not None and value >= self.exclusive_maximum:
-            return f"must be less than {self.exclusive_maximum:g}"
-        return None
+        """Why ``value`` is out of bounds (:func:`gecscore.options.out_of_bounds`, with the "off"
+        value named beside a lower bound), or None."""
+        below = out_of_bounds(value, self.minimum, self.exclusive_minimum)
+        if below:
+            return below + (f" (or {self.off:g}: off)" if self.off is not None else "")
+        return out_of_bounds(value, maximum=self.maximum, exclusive_maximum=self.exclusive_maximum)
 
     def expected(self) -> str:
         return "an integer" if self.kind is int else "a number"

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Mapping, Sequence
 
 from gecscore.benchdata.refsets import RefSet
 from gecscore.errors import GecInputError
-from gecscore.metaeval.metric_significance import MetricSignificance, compare_metrics
+from gecscore.metaeval.metric_significance import MIN_SYSTEMS, MetricSignificance, compare_metrics
 from gecscore.metaeval.sentence_level import Judgment, PairwiseAgreement, pairwise_agreement
 from gecscore.significance.comparison import Comparison, SignificanceConfig, compare_stats
 
@@ -108,7 +108,7 @@ def board_metric_significance(board: Leaderboard, *, alpha: float = 0.05, altern
     out = {}
     for name, ranking in board.human.items():
         ranking = ranking.without([s for s in ranking.systems if s not in board.systems])
-        if len(ranking.systems) < 4:
+        if len(ranking.systems) < MIN_SYSTEMS:
             continue
         columns = {c.name: board.column(c.name) for c in board.configs}
         stats = {}
@@ -133,8 +133,8 @@ def undefined_statistics(board: Leaderboard) -> list[str]:
     notes = []
     for name, ranking in board.human.items():
         shared = [s for s in ranking.systems if s in board.systems]
-        if len(shared) < 4:
-            notes.append(f"Williams' test on {name}: not run: it needs at least 4 systems (df = n - 3) and "
+        if len(shared) < MIN_SYSTEMS:
+            notes.append(f"Williams' test on {name}: not run: it needs at least {MIN_SYSTEMS} systems (df = n - 3) and "
                          f"{name} ranks {len(shared)} of this board's systems")
         for config in board.configs:
             column = [board.scores[s][config.name].score for s in shared]
@@ -146,7 +146,7 @@ def undefined_statistics(board: Leaderboard) -> list[str]:
                 reason = f"only {len(column)} systems"
             else:
                 continue
-            also = " and left out of Williams' test" if len(shared) >= 4 else ""
+            also = " and left out of Williams' test" if len(shared) >= MIN_SYSTEMS else ""
             notes.append(f"`{config.name}` on {name}: correlations undefined{also}: {reason}")
     return notes
 

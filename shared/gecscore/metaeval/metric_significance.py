@@ -81,11 +81,16 @@ def _check_alternative(alternative: str) -> None:
         raise GecInputError(f"unknown alternative {alternative!r}; expected one of: {', '.join(ALTERNATIVES)}")
 
 
+#: the fewest systems Williams' test is defined for (df = n - 3 must be at least 1)
+MIN_SYSTEMS = 4
+
+
 def _check_n(n: int) -> None:
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
         raise GecInputError(f"the number of systems must be an integer, got {n!r}")
-    if n < 4:
-        raise GecInputError(f"Williams' test is undefined for fewer than 4 systems (df = n - 3), got n = {n}")
+    if n < MIN_SYSTEMS:
+        raise GecInputError(f"Williams' test is undefined for fewer than {MIN_SYSTEMS} systems (df = n - 3), "
+                            f"got n = {n}")
 
 
 def williams_test(n: int, r12: float, r13: float, r23: float) -> WilliamsResult:
@@ -400,8 +405,8 @@ def compare_metrics(metric_scores: Mapping[str, Mapping[str, float]], human: Hum
             raise GecInputError(f"metric {metric!r} has no score for system(s) {', '.join(missing)} of {human.name}")
         columns[metric] = [float(metric_scores[metric][s]) for s in human.systems]
     n = len(human.systems)
-    if n < 4:
-        raise GecInputError(f"Williams' test is undefined for fewer than 4 systems (df = n - 3); "
+    if n < MIN_SYSTEMS:
+        raise GecInputError(f"Williams' test is undefined for fewer than {MIN_SYSTEMS} systems (df = n - 3); "
                             f"{human.name} has {n}")
     y = [human.scores[s] for s in human.systems]
     correlations, williams, clusters = {}, {}, {}
