@@ -274,8 +274,6 @@ class DiskCache:
 
     def discard(self, namespace: str, key: str) -> None:
         """Delete the entry under ``key`` (a caller found its value is not for what it asked)."""
-        self.hits -= 1
-        self.misses += 1
         self._discard(self._path(namespace, key))
 
     @staticmethod
