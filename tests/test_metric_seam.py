@@ -114,7 +114,7 @@ def test_bad_options_name_the_option_everywhere(capsys, name, option, value, mes
 
 def test_cli_names_the_flag(capsys):
     assert main(["cleme", *TEXT, "--beta", "nan"]) == 2
-    assert "error: argument --beta: expected a finite number, got 'nan'" in capsys.readouterr().err
+    assert "error: argument --beta: must be a finite number, got 'nan'" in capsys.readouterr().err
     assert main(["pt_m2", *TEXT, "--max-unchanged-words", "-1"]) == 2
     assert "error: argument --max-unchanged-words: must be at least 0, got -1" in capsys.readouterr().err
 

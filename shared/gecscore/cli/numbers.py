@@ -35,7 +35,7 @@ class Number:
         except (TypeError, ValueError):
             raise argparse.ArgumentTypeError(f"expected {self.expected()}, got {text!r}") from None
         if isinstance(value, float) and not math.isfinite(value):
-            raise argparse.ArgumentTypeError(f"expected a finite number, got {text!r}")
+            raise argparse.ArgumentTypeError(f"must be a finite number, got {text!r}")
         if self.off is not None and value == self.off:
             return value
         problem = self.out_of_bounds(value)
