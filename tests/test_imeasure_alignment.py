@@ -136,3 +136,25 @@ def test_batched_counts_equal_single_counts(S, H, refs, hyp_is_source):
     batched = tw.batch_was_counts(src, hyp, encoded)
     for ref, row in zip(encoded, batched):
         assert row.tolist() == tw.was_counts(src, hyp, ref).tolist()
+
+
+@settings(max_examples=300, deadline=None)
+@given(tokens, tokens, st.lists(tokens, min_size=1, max_size=6), st.lists(st.sampled_from("abcd"), max_size=4),
+       st.lists(st.integers(0, 4), min_size=6, max_size=6))
+def test_batched_counts_with_common_suffixes_equal_single_counts(S, H, refs, suffix, cuts):
+    """A suffix shared by source, hypothesis and some references is cut per reference (each
+    its own length of it); the planes past a cut are still computed for a later reference
+    sharing the prefix: the counts are those of one reference at a time, and of the textbook
+    alignment's columns."""
+    S, H = S + suffix, H + suffix
+    refs = [ref + suffix[:len(suffix) - min(cut, len(suffix))] for ref, cut in zip(refs, cuts)]
+    refs += [refs[0] + suffix]
+    encode = tw.Encoder()
+    src, hyp = encode(S), encode(H)
+    encoded = [encode(r) for r in refs]
+    batched = tw.ReferenceBatch.build(src, encoded).counts(hyp)
+    for ref, tokens_of_ref, row in zip(encoded, refs, batched):
+        assert row.tolist() == tw.was_counts(src, hyp, ref).tolist()
+        if S != H and S != tokens_of_ref:
+            det, cor = count_columns(naive_alignment(S, H, tokens_of_ref)[0])
+            assert row.tolist() == [det.tp, det.tn, det.fp, det.fn, cor.tp, cor.tn, cor.fp, cor.fn, cor.fpn]

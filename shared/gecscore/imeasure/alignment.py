@@ -74,18 +74,18 @@ def _fill_plane0(cij, cur, bk):  # pragma: no cover - compiled
 
 
 @_njit(cache=True)
-def _fill_plane(a, b, cij, ck, prev, cur, bk):  # pragma: no cover - compiled
-    """Plane k >= 1 (reference token ``ck``) of the 3-way programme, reference outermost:
-    costs ``cur`` and back-pointers ``bk`` from the costs ``prev`` of plane k - 1. The
-    back-pointer is the first move, in the order of MOVES, that reaches the minimum."""
+def _fill_plane_edges(a, b, ck, prev, cur, bk, cbk):  # pragma: no cover - compiled
+    """Row i = 0 and column j = 0 of plane k >= 1 (reference token ``ck``), and ``cbk[j]``,
+    the cost of hypothesis token j-1 against ``ck``."""
     n1, n2 = a.shape[0], b.shape[0]
     g2 = 2 * GAP
+    for j in range(1, n2 + 1):
+        cbk[j] = MATCH if b[j - 1] == ck else MISMATCH
     # i == 0: moves (-,h,r), (-,h,-), (-,-,r)
     cur[0, 0] = prev[0, 0] + g2
     bk[0, 0] = 6
     for j in range(1, n2 + 1):
-        cjk = MATCH if b[j - 1] == ck else MISMATCH
-        best = prev[0, j - 1] + cjk + g2
+        best = prev[0, j - 1] + cbk[j] + g2
         move = 3
         v = cur[0, j - 1] + g2
         if v < best:
@@ -97,10 +97,9 @@ def _fill_plane(a, b, cij, ck, prev, cur, bk):  # pragma: no cover - compiled
             move = 6
         cur[0, j] = best
         bk[0, j] = move
+    # j == 0: moves (s,-,r), (s,-,-), (-,-,r)
     for i in range(1, n1 + 1):
-        cik = MATCH if a[i - 1] == ck else MISMATCH
-        # j == 0: moves (s,-,r), (s,-,-), (-,-,r)
-        best = prev[i - 1, 0] + cik + g2
+        best = prev[i - 1, 0] + (MATCH if a[i - 1] == ck else MISMATCH) + g2
         move = 2
         v = cur[i - 1, 0] + g2
         if v < best:
@@ -112,37 +111,64 @@ def _fill_plane(a, b, cij, ck, prev, cur, bk):  # pragma: no cover - compiled
             move = 6
         cur[i, 0] = best
         bk[i, 0] = move
+
+
+@_njit(cache=True)
+def _fill_plane(a, b, cij, ck, prev, cur, bk, cbk, best04, move04):  # pragma: no cover - compiled
+    """Plane k >= 1 (reference token ``ck``) of the 3-way programme, reference outermost:
+    costs ``cur`` and back-pointers ``bk`` from the costs ``prev`` of plane k - 1. The
+    back-pointer is the first move, in the order of MOVES, that reaches the minimum.
+
+    A row i >= 1 is filled in three passes, so that the first one has no dependency from one
+    cell to the next and compiles to vector instructions: (1) the first minimum of moves
+    0-4 (all from row i - 1 or plane k - 1) into ``best04``/``move04``; (2) the row's costs,
+    the running minimum with move 5 (from the cell on the left) and move 6; (3) each cell's
+    move: 5 where the left cell is strictly cheaper than moves 0-4, 6 where plane k - 1 is
+    strictly cheaper than both, else the move of (1): the same first minimum in MOVES order
+    as one pass over the seven moves. ``cbk``, ``best04``, ``move04``: scratch rows of n2 + 1."""
+    n1, n2 = a.shape[0], b.shape[0]
+    g2 = 2 * GAP
+    _fill_plane_edges(a, b, ck, prev, cur, bk, cbk)
+    for i in range(1, n1 + 1):
+        cik = MATCH if a[i - 1] == ck else MISMATCH
+        up_prev, up_cur, here_prev, c_row = prev[i - 1], cur[i - 1], prev[i], cij[i]
+        row, back_row = cur[i], bk[i]
         for j in range(1, n2 + 1):
-            cjk = MATCH if b[j - 1] == ck else MISMATCH
-            c_ij = cij[i, j]
-            best = prev[i - 1, j - 1] + c_ij + cik + cjk
+            c_ij = c_row[j]
+            cjk = cbk[j]
+            best = up_prev[j - 1] + c_ij + cik + cjk
             move = 0
-            v = cur[i - 1, j - 1] + c_ij + g2
-            if v < best:
-                best = v
-                move = 1
-            v = prev[i - 1, j] + cik + g2
-            if v < best:
-                best = v
-                move = 2
-            v = prev[i, j - 1] + cjk + g2
-            if v < best:
-                best = v
-                move = 3
-            v = cur[i - 1, j] + g2
-            if v < best:
-                best = v
-                move = 4
-            v = cur[i, j - 1] + g2
-            if v < best:
-                best = v
-                move = 5
-            v = prev[i, j] + g2
-            if v < best:
-                best = v
-                move = 6
-            cur[i, j] = best
-            bk[i, j] = move
+            v = up_cur[j - 1] + c_ij + g2
+            move = 1 if v < best else move
+            best = v if v < best else best
+            v = up_prev[j] + cik + g2
+            move = 2 if v < best else move
+            best = v if v < best else best
+            v = here_prev[j - 1] + cjk + g2
+            move = 3 if v < best else move
+            best = v if v < best else best
+            v = up_cur[j] + g2
+            move = 4 if v < best else move
+            best = v if v < best else best
+            best04[j] = best
+            move04[j] = move
+        last = row[0]
+        for j in range(1, n2 + 1):
+            last = min(min(best04[j], here_prev[j] + g2), last + g2)
+            row[j] = last
+        for j in range(1, n2 + 1):
+            left = row[j - 1] + g2
+            best = best04[j]
+            move = move04[j]
+            move = 5 if left < best else move
+            move = 6 if here_prev[j] + g2 < min(best, left) else move
+            back_row[j] = move
+
+
+@_njit(cache=True)
+def _scratch_rows(n2):  # pragma: no cover - compiled
+    return (np.empty(n2 + 1, dtype=np.int32), np.empty(n2 + 1, dtype=np.int32),
+            np.empty(n2 + 1, dtype=np.int32))
 
 
 @_njit(cache=True)
@@ -154,9 +180,10 @@ def _fill3(a, b, c):  # pragma: no cover - compiled
     prev = np.empty((n1 + 1, n2 + 1), dtype=np.int32)
     cur = np.empty((n1 + 1, n2 + 1), dtype=np.int32)
     cij = _pair_costs(a, b)
+    cbk, best04, move04 = _scratch_rows(n2)
     _fill_plane0(cij, prev, back[0])
     for k in range(1, n3 + 1):
-        _fill_plane(a, b, cij, c[k - 1], prev, cur, back[k])
+        _fill_plane(a, b, cij, c[k - 1], prev, cur, back[k], cbk, best04, move04)
         tmp = prev
         prev = cur
         cur = tmp
@@ -440,25 +467,44 @@ def baseline_tn_fn(src: np.ndarray, ref: np.ndarray) -> tuple[int, int]:
 
 @_njit(cache=True)
 def _batch_was_counts(a, b, refs, starts, lengths, shared):  # pragma: no cover - compiled
-    """WAS counts of (a, b, ref) for each reference (no shortcuts, no trimming): the planes
-    of the first ``shared[r]`` reference tokens are kept from the previous reference."""
+    """WAS counts of (a, b, ref) for each reference (no shortcuts): the planes of the first
+    ``shared[r]`` reference tokens are kept from the previous reference.
+
+    A suffix common to a, b and a reference is cut off as :func:`_was_counts` does (its
+    tokens are match columns taken first by the back-trace; the costs of the shorter prefixes
+    are those of the same cells of the full programme): the back-trace starts at
+    (n1 - s, n2 - s, n3 - s), and the planes past n3 - s are computed only when a later
+    reference sharing that prefix needs them (``valid``: the planes computed for the prefix
+    now in place)."""
     n1, n2 = a.shape[0], b.shape[0]
     n_refs = lengths.shape[0]
     n_max = 0
     for r in range(n_refs):
         if lengths[r] > n_max:
             n_max = lengths[r]
+    common = 0   # the suffix a and b share
+    while common < min(n1, n2) and a[n1 - 1 - common] == b[n2 - 1 - common]:
+        common += 1
     D = np.empty((n_max + 1, n1 + 1, n2 + 1), dtype=np.int32)
     back = np.empty((n_max + 1, n1 + 1, n2 + 1), dtype=np.uint8)
+    cbk, best04, move04 = _scratch_rows(n2)
     cij = _pair_costs(a, b)
     _fill_plane0(cij, D[0], back[0])
     out = np.zeros((n_refs, 9), dtype=np.int64)
+    valid = 0
     for r in range(n_refs):
         c = refs[starts[r]:starts[r] + lengths[r]]
         n3 = lengths[r]
-        for k in range(shared[r] + 1, n3 + 1):
-            _fill_plane(a, b, cij, c[k - 1], D[k - 1], D[k], back[k])
-        _count_moves(a, b, c, _trace3(back, n1, n2, n3), out[r])
+        suffix = 0
+        while suffix < min(common, n3) and c[n3 - 1 - suffix] == a[n1 - 1 - suffix]:
+            suffix += 1
+        valid = min(valid, shared[r])
+        for k in range(valid + 1, n3 - suffix + 1):
+            _fill_plane(a, b, cij, c[k - 1], D[k - 1], D[k], back[k], cbk, best04, move04)
+        valid = max(valid, n3 - suffix)
+        _count_moves(a, b, c, _trace3(back, n1 - suffix, n2 - suffix, n3 - suffix), out[r])
+        out[r, 1] += suffix
+        out[r, 5] += suffix
     return out
 
 
