@@ -31,3 +31,31 @@ def test_tokenised_text_with_abbreviations_raises_no_warning():
 def test_untokenised_text_still_warns_quoting_a_glued_token():
     with pytest.warns(UserWarning, match="'home.'"):
         warn_if_untokenised(["He went home.", "She said, etc. it is fine ."], "references", tokenize=False)
+
+
+def test_the_share_counts_abbreviations_only_when_it_depends_on_them():
+    """A line whose only glue is a word's period counts unless the word is one of spaCy's
+    abbreviations; the answer is the same whether or not the list had to be read."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    words = st.sampled_from(["home.", "Mr.", "Dr.", "etc.", "U.S.", "said,", "word", "don't", "(a", "."])
+
+    @settings(max_examples=300, deadline=None)
+    @given(st.lists(st.lists(words, min_size=1, max_size=4).map(" ".join), min_size=1, max_size=12))
+    def check(lines):
+        expected = sum(1 for line in lines if any(is_glued(t) for t in line.split())) / len(lines) >= 0.2
+        assert looks_untokenised(lines) == expected
+
+    check()
+
+
+def test_checking_tokenised_text_does_not_import_spacy():
+    import subprocess
+    import sys
+
+    code = ("import sys; from gecscore.inputs import looks_untokenised; "
+            "assert not looks_untokenised(['He said : `` go home . ``', 'Mr. Smith left .'] + ['a b c'] * 8); "
+            "print('spacy' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "False"

@@ -34,11 +34,25 @@ def _abbreviations() -> frozenset[str]:
 def is_glued(token: str) -> bool:
     """Whether ``token`` has punctuation glued to a word (``home.``, ``said,``, ``don't``), an
     abbreviation's own period (``etc.``, ``Mr.``, ``U.S.``) excepted."""
+    glue = _glue(token)
+    return glue == SURELY_GLUED or (glue == GLUED_UNLESS_ABBREVIATION and token.lower() not in _abbreviations())
+
+
+NOT_GLUED, SURELY_GLUED, GLUED_UNLESS_ABBREVIATION = 0, 1, 2
+
+
+def _glue(token: str) -> int:
+    """What the token's form alone says: not glued, glued, or glued unless it is one of
+    spaCy's English abbreviations (a word and a period that is not initials or a Latin
+    abbreviation: ``home.``, ``Mr.``). The last needs spaCy's list, whose import costs
+    seconds: :func:`looks_untokenised` asks it only when the answer depends on it."""
     if not _GLUED.search(token):
-        return False
-    if token.endswith(".") and (_DOTTED.match(token) or token.lower() in _abbreviations()):
-        return False
-    return True
+        return NOT_GLUED
+    if not token.endswith("."):
+        return SURELY_GLUED
+    if _DOTTED.match(token) or token.lower() in _LATIN_ABBREVIATIONS:
+        return NOT_GLUED
+    return GLUED_UNLESS_ABBREVIATION
 
 
 def clean(text: str) -> str:
@@ -100,12 +114,30 @@ def parallel(sources: Any, predictions: Any | None = None, references: Any | Non
 def looks_untokenised(lines: Sequence[str]) -> bool:
     """Whether at least 20% of the lines have punctuation glued to a word (``home.``, ``said,``,
     ``don't``; :func:`is_glued`): text that spaCy would tokenise differently from whitespace
-    splitting. An abbreviation's period (``etc.``) is how tokenised text writes it."""
+    splitting. An abbreviation's period (``etc.``) is how tokenised text writes it.
+
+    The lines whose only glue is a word's period are counted through spaCy's abbreviations
+    only when the share depends on them (tokenised text rarely has enough to matter), so a
+    metric that never parses does not import spaCy to check its input."""
     lines = [line for line in lines if line.strip()]
     if not lines:
         return False
-    glued = sum(1 for line in lines if any(is_glued(token) for token in line.split()))
-    return glued / len(lines) >= UNTOKENISED_SHARE
+    surely, maybe = 0, []
+    for line in lines:
+        glue = max((_glue(token) for token in line.split()), key=_GLUE_ORDER.index, default=NOT_GLUED)
+        if glue == SURELY_GLUED:
+            surely += 1
+        elif glue == GLUED_UNLESS_ABBREVIATION:
+            maybe.append(line)
+    def enough(glued: int) -> bool:
+        return glued / len(lines) >= UNTOKENISED_SHARE
+
+    if enough(surely) or not enough(surely + len(maybe)):
+        return enough(surely)
+    return enough(surely + sum(1 for line in maybe if any(is_glued(token) for token in line.split())))
+
+
+_GLUE_ORDER = (NOT_GLUED, GLUED_UNLESS_ABBREVIATION, SURELY_GLUED)
 
 
 def first_glued_token(lines: Sequence[str]) -> str | None:

@@ -35,9 +35,11 @@ class ErrantProfile:
         return gold_from_text(sources, references, tokenize=tokenize, extractor=self.extractor)
 
     def predictions(self, predictions: Sequence[str], tokenize: bool) -> list[str]:
+        """The predictions as given, or tokenised by spaCy with ``tokenize`` (only then is the
+        spaCy model loaded: GLEU, M2 and the I-measure read whitespace tokens without it)."""
         from gecscore.lang.en.gold import tokenized
 
-        return tokenized(predictions, tokenize, "predictions", self.extractor)
+        return tokenized(predictions, tokenize, "predictions", self.extractor if tokenize else None)
 
     def hypothesis_targets(self, sources: Sequence[str], predictions: Sequence[str]) -> list[Target]:
         return self.extractor.targets(sources, predictions, desc="hypothesis edits")
