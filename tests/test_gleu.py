@@ -131,3 +131,31 @@ def test_tokens_are_cut_at_ascii_whitespace_only_as_the_official_script():
     glued = metric.compute([source], ["the cat sat on\u00a0the mat today ."], [[reference]]).score
     assert glued == metric.compute([source], ["the cat sat onXthe mat today ."], [[reference]]).score
     assert glued < metric.compute([source], [reference], [[reference]]).score
+
+
+def test_statistics_against_prepared_references_equal_counters():
+    """stats_against (the reference n-grams built once, the hypothesis counted once for all
+    references) gives the multiset formula of the docstring, computed with Counters."""
+    from collections import Counter
+
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from gecscore.gleu.scorer import ReferenceNgrams, ngrams, stats_against
+
+    words = st.lists(st.sampled_from("abc"), max_size=8)
+
+    @settings(max_examples=300, deadline=None)
+    @given(words, words, st.lists(words, min_size=1, max_size=3), st.integers(1, 4))
+    def check(source, hypothesis, references, order):
+        rows = stats_against(hypothesis, [ReferenceNgrams.of(source, r, order) for r in references])
+        for row, reference in zip(rows, references):
+            expected = [len(hypothesis), len(reference)]
+            for n in range(1, order + 1):
+                h, r, s = ngrams(hypothesis, n), ngrams(reference, n), ngrams(source, n)
+                penalised = Counter({g: c for g, c in s.items() if g not in r})
+                expected += [max(0, sum((h & r).values()) - sum((h & penalised).values())),
+                             max(0, len(hypothesis) + 1 - n)]
+            assert row.tolist() == expected
+
+    check()

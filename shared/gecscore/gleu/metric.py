@@ -15,7 +15,7 @@ import numpy as np
 
 from gecscore.extract.text_gold import text_gold
 from gecscore.gleu.config import GleuConfig
-from gecscore.gleu.scorer import gleu, gleu_of_rounds, n_stats, reference_draws, sentence_stats
+from gecscore.gleu.scorer import ReferenceNgrams, gleu, gleu_of_rounds, n_stats, reference_draws, stats_against
 from gecscore.metric import Metric, Predictions, Prepared, Result
 from gecscore.strings import ascii_tokens
 from gecscore.types import GoldCorpus, Target
@@ -50,8 +50,8 @@ class GleuMetric(Metric[GleuConfig]):
         hyps = [tuple(p.tokens) for p in predictions]
         order = self.config.order
         references = prepared.state["references"]
-        per_ref = [np.stack([sentence_stats(g.source, h, ref, order) for ref in refs])
-                   for g, h, refs in zip(prepared.gold.sentences, hyps, references)]
+        per_ref = [table if h == tuple(g.source) else stats_against(h, grams)
+                   for g, h, grams, table in zip(prepared.gold.sentences, hyps, *reference_side(prepared, order))]
         key = ("reference draws", self.config.iterations, self.config.seed)   # the same for every system
         draws = prepared.state.get(key)
         if draws is None:
@@ -75,3 +75,17 @@ class GleuMetric(Metric[GleuConfig]):
     def reference_options(self) -> tuple[tuple[str, Any], ...]:
         """The references' tokens: no option changes them."""
         return (("reference side", self.name), ("lang", self.lang))
+
+
+def reference_side(prepared: Prepared, order: int) -> tuple[list[tuple[ReferenceNgrams, ...]], list[np.ndarray]]:
+    """Per sentence, its references' n-grams and the statistics of the source as hypothesis
+    (what an unchanged sentence scores), built once per prepared reference side and order
+    (kept in its state, as the reference draws are) and reused by every system."""
+    key = ("reference n-grams", order)
+    found = prepared.state.get(key)
+    if found is None:
+        grams = [tuple(ReferenceNgrams.of(g.source, ref, order) for ref in refs)
+                 for g, refs in zip(prepared.gold.sentences, prepared.state["references"])]
+        unchanged = [stats_against(tuple(g.source), refs) for g, refs in zip(prepared.gold.sentences, grams)]
+        found = prepared.state[key] = (grams, unchanged)
+    return found

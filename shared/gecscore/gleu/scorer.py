@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from dataclasses import dataclass
 from typing import Sequence
 
 import numpy as np
@@ -48,15 +49,52 @@ def n_stats(order: int) -> int:
     return 2 + 2 * order
 
 
+@dataclass(frozen=True)
+class ReferenceNgrams:
+    """What the statistics need of one source and reference, for n = 1..order: the
+    reference's n-gram counts ``found[n-1]`` and the source n-grams it does not contain,
+    with their source counts, ``penalised[n-1]`` (the two never share an n-gram). Built once
+    per reference and reused for every hypothesis (every system of a leaderboard)."""
+
+    length: int
+    found: tuple[Counter, ...]
+    penalised: tuple[Counter, ...]
+
+    @classmethod
+    def of(cls, source: Tokens, reference: Tokens, order: int) -> "ReferenceNgrams":
+        found, penalised = [], []
+        for n in range(1, order + 1):
+            r, s = ngrams(reference, n), ngrams(source, n)
+            found.append(r)
+            penalised.append(Counter({gram: count for gram, count in s.items() if gram not in r}))
+        return cls(len(reference), tuple(found), tuple(penalised))
+
+
+def stats_against(hypothesis: Tokens, references: Sequence[ReferenceNgrams]) -> np.ndarray:
+    """``len(references) x (2 + 2 order)`` statistics of one hypothesis, a row per reference:
+    ``match_n = max(0, |h_n & r_n| - |h_n & (s_n \\ r_n)|)`` (module docstring), the
+    hypothesis's n-grams counted once for all references."""
+    order = len(references[0].found) if references else 0
+    out = np.empty((len(references), n_stats(order)), dtype=np.float64)
+    grams = [ngrams(hypothesis, n) for n in range(1, order + 1)]
+    for row, reference in enumerate(references):
+        values = [len(hypothesis), reference.length]
+        for n, (h, found, penalised) in enumerate(zip(grams, reference.found, reference.penalised), start=1):
+            match = 0
+            for gram, count in h.items():
+                in_reference = found.get(gram)
+                if in_reference:
+                    match += min(count, in_reference)
+                else:
+                    match -= min(count, penalised.get(gram, 0))
+            values += [max(0, match), max(0, len(hypothesis) + 1 - n)]
+        out[row] = values
+    return out
+
+
 def sentence_stats(source: Tokens, hypothesis: Tokens, reference: Tokens, order: int = 4) -> np.ndarray:
     """``[c, r_len, match_1, total_1, ..., match_N, total_N]`` of one sentence and reference."""
-    out = [len(hypothesis), len(reference)]
-    for n in range(1, order + 1):
-        h, r, s = ngrams(hypothesis, n), ngrams(reference, n), ngrams(source, n)
-        penalised = Counter({gram: count for gram, count in s.items() if gram not in r})
-        match = sum((h & r).values()) - sum((h & penalised).values())
-        out += [max(0, match), max(0, len(hypothesis) + 1 - n)]
-    return np.array(out, dtype=np.float64)
+    return stats_against(hypothesis, [ReferenceNgrams.of(source, reference, order)])[0]
 
 
 def gleu(stats: np.ndarray, smooth: bool = False) -> np.ndarray | float:
