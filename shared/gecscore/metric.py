@@ -309,12 +309,28 @@ class Metric(ABC, Generic[C]):
             return list(predictions)
         return inputs.strings(predictions, "predictions")
 
+    def hypothesis_edits_key(self) -> str:
+        """The key of the hypothesis edits in a system's ``work``: every configuration reading
+        text in this language and tokenisation extracts the same ones."""
+        return f"hypothesis edits:{self.lang}:tok={self.tokenize}"
+
+    def system_work(self) -> str:
+        """What this configuration computes of a system that others may reuse (in the seam's
+        ``work``), as a key: a caller spreading configurations over processes (the
+        leaderboard's workers) scores those with equal keys together, so that work is done
+        once. By default the reference side's options (configurations preparing the same
+        reference side compute the same system-side work: M2's MaxMatch candidates); a metric
+        extracting hypothesis edits answers :meth:`hypothesis_edits_key` (the parse of every
+        changed sentence, the costliest work a system has). It only decides where a number
+        is computed, never the number."""
+        return repr(self.reference_options())
+
     def hypothesis_edits(self, prepared: Prepared, predictions: Sequence[str], work: dict[str, Any]
                          ) -> list[Target]:
         """The predictions' edits against the prepared sources (the language profile's: ERRANT
         for English), extracted once per system (``work`` keeps them for every configuration
         scoring that system)."""
-        key = f"hypothesis edits:{self.lang}:tok={self.tokenize}"
+        key = self.hypothesis_edits_key()
         if key not in work:
             profile = self.profile()
             work[key] = profile.hypothesis_targets(prepared.gold.sources, self.tokens_of(predictions))

@@ -90,6 +90,10 @@ class _ChunkMetric(Metric):
         """CLEME and CLEME2.0 build the same reference side (the gold's targets)."""
         return (("reference side", "chunks"), ("tokenize", self.tokenize), ("lang", self.lang))
 
+    def system_work(self) -> str:
+        """CLEME reads a system's text through its hypothesis edits."""
+        return self.hypothesis_edits_key()
+
     def hypotheses(self, prepared: Prepared, predictions: Predictions, work: dict[str, Any]
                    ) -> tuple[list[Target], bool]:
         """The hypothesis targets and whether ERRANT extracted them (kept in ``work``)."""

@@ -46,7 +46,7 @@ from gecscore.benchdata.refsets import RefSet
 from gecscore.errors import ClusterError, GecInputError
 from gecscore.extras import require
 from gecscore.leaderboard.configurations import Configuration
-from gecscore.leaderboard.executor import (Row, Table, collect, empty_table, in_order, score_one_system,
+from gecscore.leaderboard.executor import (Row, RowSink, Table, collect, empty_table, in_order, score_one_system,
                                            score_together, scoring_bar)
 from gecscore.leaderboard.run_wide import RunWide
 from gecscore.leaderboard.shared_data import ReferenceData
@@ -263,16 +263,16 @@ class DaskCluster:
     connect_timeout: float | None = None
 
     def score(self, refset: RefSet, systems: Sequence[SystemSource], configs: Sequence[Configuration],
-              run: RunWide, progress: bool) -> Table:
+              run: RunWide, progress: bool, keep: RowSink | None = None) -> Table:
         return score_on_cluster(refset, systems, configs, self.scheduler, progress, run,
-                                self.connect_timeout or DEFAULT_CONNECT_TIMEOUT_S)
+                                self.connect_timeout or DEFAULT_CONNECT_TIMEOUT_S, keep)
 
 
 def score_on_cluster(refset: RefSet, systems: Sequence[SystemSource], configs: Sequence[Configuration],
                      scheduler: str, progress: bool = True, run: RunWide | None = None,
-                     connect_timeout: float = DEFAULT_CONNECT_TIMEOUT_S) -> Table:
+                     connect_timeout: float = DEFAULT_CONNECT_TIMEOUT_S, keep: RowSink | None = None) -> Table:
     """``{system: {config: SystemScore}}`` and the seconds spent on each system, scored on the
-    Dask cluster ``scheduler`` (see the module's docstring). A cluster that cannot be reached,
+    Dask cluster ``scheduler`` (see the module's docstring); ``keep`` is told of each row. A cluster that cannot be reached,
     or that is left without a worker for ``connect_timeout`` seconds mid-run, is a
     :class:`ClusterError`."""
     run = run or RunWide()
@@ -287,9 +287,10 @@ def score_on_cluster(refset: RefSet, systems: Sequence[SystemSource], configs: S
         try:
             futures = submit_all(client, refset, systems, others, model if model_on_cluster else [], run)
             if model and not model_on_cluster:   # here, while the cluster scores the rest
-                collect(score_together(_local_refs(refset, run, progress), model, systems), results, seconds, bar)
+                collect(score_together(_local_refs(refset, run, progress), model, systems), results, seconds, bar,
+                        keep)
             for rows in finished(client, futures, connect_timeout):
-                collect(rows if isinstance(rows, list) else [rows], results, seconds, bar)
+                collect(rows if isinstance(rows, list) else [rows], results, seconds, bar, keep)
         finally:
             if futures:    # nothing left running on the cluster after an error or an interruption
                 client.cancel(futures)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from typing import Iterable, Iterator, Protocol, Sequence
+from typing import Iterable, Iterator, Mapping, Protocol, Sequence
 
 from gecscore.benchdata.refsets import RefSet
 from gecscore.leaderboard.configurations import Configuration
@@ -27,13 +27,21 @@ Row = tuple[str, dict[str, SystemScore], float]   # (system, {config: score}, se
 Table = tuple[dict[str, dict[str, SystemScore]], dict[str, float]]   # ({system: {config: score}}, seconds)
 
 
+class RowSink(Protocol):
+    """Told of scores as they are computed (the cell cache keeps them while the run goes on)."""
+
+    def __call__(self, system: str, scores: Mapping[str, SystemScore]) -> None:
+        ...
+
+
 class Executor(Protocol):
     """Scores every system with every configuration, none read from the cache."""
 
     def score(self, refset: RefSet, systems: Sequence[SystemSource], configs: Sequence[Configuration],
-              run: RunWide, progress: bool) -> Table:
+              run: RunWide, progress: bool, keep: RowSink | None = None) -> Table:
         """``{system: {config: SystemScore}}`` (systems and configurations in the given order)
-        and the seconds spent on each system."""
+        and the seconds spent on each system; ``keep`` is told of each system's scores as
+        they arrive."""
         ...
 
 
@@ -42,12 +50,12 @@ class InProcess:
     (:func:`score_together`)."""
 
     def score(self, refset: RefSet, systems: Sequence[SystemSource], configs: Sequence[Configuration],
-              run: RunWide, progress: bool) -> Table:
+              run: RunWide, progress: bool, keep: RowSink | None = None) -> Table:
         results, seconds = empty_table(systems)
         bar = scoring_bar(refset, systems, passes=int(bool(configs)), progress=progress)
         if configs:   # the model passes show their own bars here
             collect(score_here(refset, systems, configs, dataclasses.replace(run, progress=progress)),
-                    results, seconds, bar)
+                    results, seconds, bar, keep)
         bar.close()
         return in_order(results, configs), seconds
 
@@ -69,6 +77,16 @@ def score_one_system(refs: ReferenceData, configs: Sequence[Configuration], sour
     system = system_data(source)
     scores = {config.name: score_system(config, system, refs) for config in configs}
     return source.name, scores, time.perf_counter() - started
+
+
+def work_groups(configs: Sequence[Configuration]) -> list[list[Configuration]]:
+    """``configs`` grouped by the system-side work they share (``Metric.system_work``), in
+    the order of their first configuration: an executor scoring a group's configurations of
+    a system in one place computes that work once."""
+    groups: dict[str, list[Configuration]] = {}
+    for config in configs:
+        groups.setdefault(config.build().system_work(), []).append(config)
+    return list(groups.values())
 
 
 def score_together(refs: ReferenceData, configs: Sequence[Configuration], sources: Sequence[SystemSource]
@@ -101,11 +119,13 @@ def empty_table(systems: Sequence[SystemSource]) -> tuple[dict[str, dict[str, Sy
     return results, dict.fromkeys(results, 0.0)
 
 
-def collect(rows: Iterable[Row], results: dict, seconds: dict, bar) -> None:
-    """Put finished rows in place and advance the bar once per system."""
+def collect(rows: Iterable[Row], results: dict, seconds: dict, bar, keep: RowSink | None = None) -> None:
+    """Put finished rows in place, tell ``keep`` of each, and advance the bar once per row."""
     for name, scores, elapsed in rows:
         results[name].update(scores)
         seconds[name] += elapsed
+        if keep is not None:
+            keep(name, scores)
         bar.update()
 
 

@@ -1,11 +1,15 @@
 """The leaderboard's cells scored by local worker processes (``--jobs N``): an executor
 (:class:`LocalProcesses`, :mod:`gecscore.leaderboard.executor`).
 
-Reference-side work is done once per worker: the reference set (gold edits, optional ERRANT
-re-extraction) is loaded in the main process and handed to each worker process, which keeps
-its own reference cache and ERRANT parse cache (the sources are parsed once per worker).
-Systems are spread over ``jobs`` worker processes; within one system every configuration
-shares the hypothesis edits and CLEME's chunk partition. Configurations scored together
+The work is cut into tasks of one system and one group of configurations that share their
+system-side work (``Metric.system_work``: every configuration reading a system through its
+ERRANT edits is one group, M2's two another, the I-measure, GLEU ...), handed out by a
+:class:`WorkQueue` to ``jobs`` worker processes. A worker keeps to its group while systems are
+left in it, so a group's reference side (the I-measure's candidates, the spaCy model and the
+parse of the sources) is built by as few workers as possible, usually one, and a hypothesis
+sentence several systems share is parsed once. The reference set (gold edits, optional ERRANT
+re-extraction) is loaded in the main process and handed to each worker, which keeps its own
+reference cache and ERRANT parse cache. Configurations scored together
 (model-backed ones: PT-M2, PT-ERRANT, CLEME2.0-sim; and those depending on every system) always
 run in the main process, so one model encodes each distinct sentence of the run once: the
 sources and references once (kept by the scorer), a pseudo-sentence once for all systems that
@@ -32,8 +36,8 @@ from typing import Sequence
 
 from gecscore.benchdata.refsets import RefSet
 from gecscore.leaderboard.configurations import Configuration
-from gecscore.leaderboard.executor import (InProcess, Row, Table, collect, empty_table, in_order, score_here,
-                                           score_one_system, scoring_bar)
+from gecscore.leaderboard.executor import (InProcess, Row, RowSink, Table, collect, empty_table, in_order, score_here,
+                                           score_one_system, scoring_bar, work_groups)
 from gecscore.leaderboard.run_wide import RunWide
 from gecscore.leaderboard.shared_data import ReferenceData
 from gecscore.leaderboard.systems import SystemSource
@@ -50,23 +54,24 @@ class LocalProcesses:
     jobs: int = 1
 
     def score(self, refset: RefSet, systems: Sequence[SystemSource], configs: Sequence[Configuration],
-              run: RunWide, progress: bool) -> Table:
+              run: RunWide, progress: bool, keep: RowSink | None = None) -> Table:
         if self.jobs <= 1 or len(systems) <= 1:
-            return InProcess().score(refset, systems, configs, run, progress)
+            return InProcess().score(refset, systems, configs, run, progress, keep)
         # Model-backed configurations run in this process: one model, its kept reference side
         # and pair cache shared by every system (a worker each would encode the same sentences
         # again), with all the CPU threads.
         in_main = [c for c in configs if c.scored_together]
-        in_workers = [c for c in configs if c not in in_main]
+        groups = work_groups([c for c in configs if c not in in_main])
         results, seconds = empty_table(systems)
-        bar = scoring_bar(refset, systems, passes=(len(in_workers) > 0) + (len(in_main) > 0), progress=progress)
-        if in_workers:
-            initargs = (refset, in_workers, run, max(1, (os.cpu_count() or 1) // self.jobs), True)
-            with contextlib.closing(run_in_workers(systems, min(self.jobs, len(systems)), initargs)) as done:
-                collect(done, results, seconds, bar)   # closing: the workers are stopped whatever happens
+        bar = scoring_bar(refset, systems, passes=len(groups) + (len(in_main) > 0), progress=progress)
+        if groups:
+            initargs = (refset, groups, run, max(1, (os.cpu_count() or 1) // self.jobs), True)
+            queue = WorkQueue.of(groups, systems)
+            with contextlib.closing(run_in_workers(queue, min(self.jobs, queue.size), initargs)) as done:
+                collect(done, results, seconds, bar, keep)   # closing: the workers are stopped whatever happens
         if in_main:   # the model passes show their own bars here (the workers' would interleave)
             collect(score_here(refset, systems, in_main, dataclasses.replace(run, progress=progress)),
-                    results, seconds, bar)
+                    results, seconds, bar, keep)
         bar.close()
         return in_order(results, configs), seconds
 
@@ -103,7 +108,50 @@ def stop_on_signals(signals=(signal.SIGTERM,)):
 
 
 
-def _init_worker(refset: RefSet, configs: Sequence[Configuration], run: RunWide, torch_threads: int | None,
+@dataclass
+class WorkQueue:
+    """The tasks of a run, (group, system), and which a free worker takes next.
+
+    A worker keeps to its group while systems are left in it (its reference side and caches
+    are warm). A worker without one (just started, or its group done) takes the group with
+    the most work left that no worker is on, the work of a group being its systems left
+    times its configurations (a guess at its cost); when every group left has a worker, it
+    joins the one with the most systems left if at least :data:`JOIN_AT` are (joining builds
+    that group's reference side again, not worth it for the last system); else it is done.
+    """
+
+    pending: list[list[SystemSource]]   # per group, the systems left, in order
+    weights: list[int]                  # per group, its number of configurations
+
+    @classmethod
+    def of(cls, groups: Sequence[Sequence[Configuration]], systems: Sequence[SystemSource]) -> "WorkQueue":
+        return cls([list(systems) for _ in groups], [len(group) for group in groups])
+
+    @property
+    def size(self) -> int:
+        return sum(len(left) for left in self.pending)
+
+    def take(self, current: int | None, others: Sequence[int | None]) -> tuple[int, SystemSource] | None:
+        """The next task of a worker on group ``current`` (None: none yet) while the other
+        workers are on ``others``, or None when it is done."""
+        if current is not None and self.pending[current]:
+            return current, self.pending[current].pop(0)
+        left = [g for g, systems in enumerate(self.pending) if systems]
+        alone = [g for g in left if g not in others]
+        if alone:
+            group = max(alone, key=lambda g: (len(self.pending[g]) * self.weights[g], -g))
+        else:
+            joinable = [g for g in left if len(self.pending[g]) >= JOIN_AT]
+            if not joinable:
+                return None
+            group = max(joinable, key=lambda g: (len(self.pending[g]), -g))
+        return group, self.pending[group].pop(0)
+
+
+JOIN_AT = 2
+
+
+def _init_worker(refset: RefSet, groups: Sequence[Sequence[Configuration]], run: RunWide, torch_threads: int | None,
                  child: bool) -> None:
     if child:  # Ctrl-C reaches the whole group: the main process decides, the workers keep still
         signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -114,7 +162,7 @@ def _init_worker(refset: RefSet, configs: Sequence[Configuration], run: RunWide,
 
     fewer_collections()   # a spawned worker starts with the defaults
     _WORKER["refs"] = ReferenceData(refset, run)
-    _WORKER["configs"] = list(configs)
+    _WORKER["groups"] = [list(group) for group in groups]
 
 
 def _limit_torch_threads(n: int) -> None:
@@ -127,22 +175,24 @@ def _limit_torch_threads(n: int) -> None:
         torch.set_num_threads(n)
 
 
-def _score_system(source: SystemSource) -> Row:
-    return score_one_system(_WORKER["refs"], _WORKER["configs"], source)
+def _score_task(task: tuple[int, SystemSource]) -> Row:
+    group, source = task
+    return score_one_system(_WORKER["refs"], _WORKER["groups"][group], source)
 
 
 def _worker_main(conn, initargs: tuple) -> None:
-    """A worker: set up once, then score each system sent over ``conn`` until ``None`` or EOF."""
+    """A worker: set up once, then score each task (group, system) sent over ``conn`` until
+    ``None`` or EOF."""
     _init_worker(*initargs)
     while True:
         try:
-            source = conn.recv()
+            task = conn.recv()
         except (EOFError, OSError):
             return
-        if source is None:
+        if task is None:
             return
         try:
-            message = ("ok", _score_system(source))
+            message = ("ok", _score_task(task))
         except Exception as error:  # noqa: BLE001 - handed to the main process
             message = ("error", error, traceback.format_exc())
         try:
@@ -151,9 +201,10 @@ def _worker_main(conn, initargs: tuple) -> None:
             conn.send(("error", RuntimeError(message[-1]), message[-1]))
 
 
-def run_in_workers(systems: Sequence[SystemSource], n_workers: int, initargs: tuple):
-    """Yield ``_score_system(source)`` for every system (in completion order) from
-    ``n_workers`` processes, each fed one system at a time over its own pipe.
+def run_in_workers(queue: WorkQueue, n_workers: int, initargs: tuple):
+    """Yield ``_score_task(task)`` for every task of ``queue`` (in completion order) from
+    ``n_workers`` processes, each fed one task at a time over its own pipe, the next one
+    chosen by ``queue`` when it is free.
 
     Plain processes and pipes, no shared queues or locks: whatever ends the run (an error, a
     KeyboardInterrupt, :class:`Interrupted`), the ``finally`` clause terminates every worker
@@ -163,7 +214,6 @@ def run_in_workers(systems: Sequence[SystemSource], n_workers: int, initargs: tu
     """
     context = multiprocessing.get_context()
     workers: list[tuple[multiprocessing.Process, object]] = []
-    pending = list(reversed(systems))
     finished = False
     try:
         for _ in range(n_workers):
@@ -172,11 +222,20 @@ def run_in_workers(systems: Sequence[SystemSource], n_workers: int, initargs: tu
             process.start()
             child.close()
             workers.append((process, parent))
-        busy = {}
+        busy: dict = {}           # conn -> process, for the workers with a task
+        on: dict = {}             # conn -> the group of its last task
+
+        def feed(conn, process) -> None:
+            task = queue.take(on.get(conn), [g for c, g in on.items() if c is not conn and c in busy])
+            if task is None:
+                conn.send(None)
+                busy.pop(conn, None)
+            else:
+                conn.send(task)
+                busy[conn], on[conn] = process, task[0]
+
         for process, conn in workers:
-            if pending:
-                conn.send(pending.pop())
-                busy[conn] = process
+            feed(conn, process)
         while busy:
             sentinels = {process.sentinel: (process, conn) for conn, process in busy.items()}
             for ready in wait_for([*busy, *sentinels]):
@@ -189,11 +248,7 @@ def run_in_workers(systems: Sequence[SystemSource], n_workers: int, initargs: tu
                     if message[0] == "error":
                         raise message[1]
                     yield message[1]
-                    if pending:
-                        conn.send(pending.pop())
-                    else:
-                        conn.send(None)
-                        del busy[conn]
+                    feed(conn, busy[conn])
                 elif ready in sentinels:
                     process, conn = sentinels[ready]
                     if conn in busy and not conn.poll():

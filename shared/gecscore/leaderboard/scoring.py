@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Mapping, Sequence
 
 from gecscore.benchdata.refsets import RefSet
 from gecscore.leaderboard.cell_cache import CellCache, CellIdentity, system_digest
@@ -67,13 +67,21 @@ def score_with_cells(cells: CellCache, refset: RefSet, systems: Sequence[SystemS
         print(f"{found} of {len(keyed.keys)} cells read from the cache ({cells.store.root}; docs/cache.md); "
               f"scoring the other {len(keyed.keys) - found}", file=sys.stderr)
     for batch_systems, batch_configs in missing_batches(systems, configs, results):
-        scores, spent = executor.score(refset, batch_systems, batch_configs, run, progress)
+        kept: set[tuple[str, str]] = set()
+
+        def keep(name: str, row: Mapping[str, SystemScore]) -> None:
+            """Each new cell is written as it arrives (while the workers go on, not after)."""
+            for config, score in row.items():
+                if config not in results[name] and (name, config) not in kept:
+                    cells.put(keyed.keys[(name, config)], keyed.identities[(name, config)], score)
+                    kept.add((name, config))
+
+        scores, spent = executor.score(refset, batch_systems, batch_configs, run, progress, keep)
         for name, row in scores.items():
             seconds[name] += spent.get(name, 0.0)
+            keep(name, row)   # an executor that did not tell of some
             for config, score in row.items():
-                if config not in results[name]:
-                    results[name][config] = score
-                    cells.put(keyed.keys[(name, config)], keyed.identities[(name, config)], score)
+                results[name].setdefault(config, score)
     return ({name: {c.name: results[name][c.name] for c in configs} for name in results}, seconds)
 
 

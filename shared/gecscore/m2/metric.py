@@ -86,6 +86,11 @@ class PtM2Metric(Metric):
             prepared.state[key] = reference_side_texts(prepared.gold.sentences, self.config.base)
         scorer.keep(prepared.state[key])
 
+    def system_work(self) -> str:
+        """The ERRANT base reads a system's text through its hypothesis edits; the M2 base
+        through MaxMatch's candidates of its reference side."""
+        return self.hypothesis_edits_key() if self.config.base != "m2" else super().system_work()
+
     def hypotheses(self, prepared: Prepared, predictions: Predictions, work: dict[str, Any]
                    ) -> tuple[list[Target], bool]:
         """Hypothesis targets; ERRANT edits only where the base needs them (and not given)."""
