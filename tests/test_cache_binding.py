@@ -371,3 +371,31 @@ def test_a_judge_answer_answers_only_for_its_own_request(tmp_path):
     assert cache.get(asked.cache_key("openai", "m")) is None
     cache.put(asked.cache_key("openai", "m"), "openai", "m", asked, "2")
     assert cache.get(asked.cache_key("openai", "m")) == "2"
+
+
+@pytest.mark.parametrize("stats, compact", [
+    ([[1.0, 2.0], [300.0, 0.0]], "int16"),
+    ([[70000.0, -3.0]], "int32"),
+    ([[0.5, 1.0]], None),                 # a fraction
+    ([[1e10, 1.0]], None),                # beyond 32 bits
+    ([[-0.0, 1.0]], None),                # a negative zero would come back positive
+    ([[float("nan"), 1.0]], None),
+])
+def test_a_cell_with_integer_statistics_comes_back_the_same(store_dir, stats, compact):
+    """Integer-valued sentence statistics are kept as integers and given back as the same
+    float64 array (bit for bit); any other array is kept as it is."""
+    import numpy as np
+
+    from gecscore.leaderboard.system_scores import SystemScore
+
+    values = np.array(stats, dtype=np.float64)
+    score = SystemScore(0.5, {"p": 1.0}, "sig", values, None, (0.1, 0.2))
+    stored = cell_cache.StoredCell.of(cell_cache.CellIdentity("c", "s", (), len(values)), score)
+    assert (stored.integer_stats.dtype.name if stored.integer_stats is not None else None) == compact
+    cells = cell_cache.CellCache(DiskCache(store_dir), "base")
+    identity = cell_cache.CellIdentity("c", "s", (), len(values))
+    cells.put("k" * 64, identity, score)
+    back = cells.get("k" * 64, identity)
+    assert back.sentence_stats.dtype == np.float64
+    assert back.sentence_stats.tobytes() == values.tobytes()
+    assert (back.score, back.details, back.signature, back.sentence_scores) == (0.5, {"p": 1.0}, "sig", (0.1, 0.2))

@@ -78,3 +78,19 @@ def test_every_task_is_done_exactly_once_whatever_the_order(weights, n_systems, 
         feed(rng.choice(sorted(busy)))
     assert sorted(taken) == sorted((g, s.name) for g in range(len(weights)) for s in systems(n_systems))
     assert queue.size == 0
+
+
+def test_joining_is_weighed_against_the_set_up_a_first_task_paid():
+    """Once a group's tasks have times, a worker joins it only when the time left (systems
+    left x median task) is more than twice its first task (the set-up the joiner pays)."""
+    queue = WorkQueue([systems(10), systems(1)], [3, 1])
+    assert queue.take(None, []) [0] == 0
+    assert queue.take(None, [0])[0] == 1
+    queue.record(0, 10.0)                            # set-up and the first system
+    queue.record(1, 1.0)
+    queue.record(0, 3.0)
+    assert len(queue.pending[0]) == 9 and queue.worth_joining(0)        # 9 x 3.0 > 2 x 10
+    for _ in range(3):
+        queue.take(0, [1])
+    assert len(queue.pending[0]) == 6 and not queue.worth_joining(0)    # 6 x 3.0 < 20
+    assert queue.take(1, [0]) is None

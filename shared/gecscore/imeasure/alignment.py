@@ -535,10 +535,8 @@ class ReferenceBatch:
         shared = np.zeros(len(order), dtype=np.int64)
         for n, r in enumerate(order[1:], start=1):
             previous, current = lists[order[n - 1]], lists[r]
-            common = 0
-            while common < min(len(previous), len(current)) and previous[common] == current[common]:
-                common += 1
-            shared[n] = common
+            shared[n] = next((k for k, (x, y) in enumerate(zip(previous, current)) if x != y),
+                             min(len(previous), len(current)))
         lengths = np.array([len(lists[r]) for r in order], dtype=np.int64)
         starts = np.zeros(len(order), dtype=np.int64)
         starts[1:] = np.cumsum(lengths)[:-1]

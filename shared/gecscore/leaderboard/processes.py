@@ -28,9 +28,10 @@ import dataclasses
 import multiprocessing
 import os
 import signal
+import statistics
 import time
 import traceback
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from multiprocessing.connection import wait as wait_for
 from typing import Sequence
 
@@ -115,13 +116,14 @@ class WorkQueue:
     A worker keeps to its group while systems are left in it (its reference side and caches
     are warm). A worker without one (just started, or its group done) takes the group with
     the most work left that no worker is on, the work of a group being its systems left
-    times its configurations (a guess at its cost); when every group left has a worker, it
-    joins the one with the most systems left if at least :data:`JOIN_AT` are (joining builds
-    that group's reference side again, not worth it for the last system); else it is done.
+    times its configurations (a guess at its cost). When every group left has a worker, it
+    joins the one with the most systems left if that is worth building the group's
+    reference side again (:meth:`worth_joining`); else it is done.
     """
 
     pending: list[list[SystemSource]]   # per group, the systems left, in order
     weights: list[int]                  # per group, its number of configurations
+    seconds: list[list[float]] = field(default_factory=list)   # per group, its tasks' times so far
 
     @classmethod
     def of(cls, groups: Sequence[Sequence[Configuration]], systems: Sequence[SystemSource]) -> "WorkQueue":
@@ -130,6 +132,23 @@ class WorkQueue:
     @property
     def size(self) -> int:
         return sum(len(left) for left in self.pending)
+
+    def record(self, group: int, seconds: float) -> None:
+        """A task of ``group`` took ``seconds`` (its first one: the group's set-up too)."""
+        while len(self.seconds) <= group:
+            self.seconds.append([])
+        self.seconds[group].append(seconds)
+
+    def worth_joining(self, group: int) -> bool:
+        """Whether a second worker should join ``group``: with no task of it finished yet,
+        when at least :data:`JOIN_AT` systems are left; else when the time left on it (the
+        systems left times the median of its tasks after the first) is more than twice its
+        first task (which built its reference side: what the joining worker pays again)."""
+        times = self.seconds[group] if group < len(self.seconds) else []
+        left = len(self.pending[group])
+        if not times:
+            return left >= JOIN_AT
+        return left * statistics.median(times[1:] or times) > 2 * times[0]
 
     def take(self, current: int | None, others: Sequence[int | None]) -> tuple[int, SystemSource] | None:
         """The next task of a worker on group ``current`` (None: none yet) while the other
@@ -141,7 +160,7 @@ class WorkQueue:
         if alone:
             group = max(alone, key=lambda g: (len(self.pending[g]) * self.weights[g], -g))
         else:
-            joinable = [g for g in left if len(self.pending[g]) >= JOIN_AT]
+            joinable = [g for g in left if self.worth_joining(g)]
             if not joinable:
                 return None
             group = max(joinable, key=lambda g: (len(self.pending[g]), -g))
@@ -247,8 +266,9 @@ def run_in_workers(queue: WorkQueue, n_workers: int, initargs: tuple):
                         continue  # the worker died: its sentinel says so
                     if message[0] == "error":
                         raise message[1]
+                    queue.record(on[conn], message[1][2])
+                    feed(conn, busy[conn])   # the next task first: the worker goes on while its row is kept
                     yield message[1]
-                    feed(conn, busy[conn])
                 elif ready in sentinels:
                     process, conn = sentinels[ready]
                     if conn in busy and not conn.poll():
