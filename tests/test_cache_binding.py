@@ -391,11 +391,13 @@ def test_a_cell_with_integer_statistics_comes_back_the_same(store_dir, stats, co
     values = np.array(stats, dtype=np.float64)
     score = SystemScore(0.5, {"p": 1.0}, "sig", values, None, (0.1, 0.2))
     stored = cell_cache.StoredCell.of(cell_cache.CellIdentity("c", "s", (), len(values)), score)
-    assert (stored.integer_stats.dtype.name if stored.integer_stats is not None else None) == compact
+    kept = stored.score.stored_stats.dtype.name
+    assert kept == (compact or "float64")
     cells = cell_cache.CellCache(DiskCache(store_dir), "base")
     identity = cell_cache.CellIdentity("c", "s", (), len(values))
     cells.put("k" * 64, identity, score)
     back = cells.get("k" * 64, identity)
     assert back.sentence_stats.dtype == np.float64
     assert back.sentence_stats.tobytes() == values.tobytes()
+    assert score.compact().sentence_stats.tobytes() == values.tobytes()
     assert (back.score, back.details, back.signature, back.sentence_scores) == (0.5, {"p": 1.0}, "sig", (0.1, 0.2))

@@ -25,11 +25,8 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from dataclasses import replace as dataclass_replace
 from pathlib import Path
 from typing import Any, Protocol, Sequence
-
-import numpy as np
 
 from gecscore.benchdata.refsets import RefSet
 from gecscore.cache.keys import KeyBuilder, environment_digest, package_digest, value_digest
@@ -142,44 +139,19 @@ class CellIdentity:
 
 @dataclass(frozen=True)
 class StoredCell:
-    """A kept cell: its identity beside its score, checked on every read.
-
-    A score's sentence statistics (float64) whose every value is an integer of 16 or 32 bits
-    (counts: M2's, GLEU's 500 rounds of n-gram counts, 52 MB a system on CoNLL-2014) are kept
-    as those integers, ``integer_stats``, and given back as the same float64 array: the
-    entry is a quarter of the bytes to compress, write and read. Only an exact round trip is
-    taken (no fraction, no infinity or nan, no negative zero)."""
+    """A kept cell: its identity beside its score, checked on every read. A score's
+    sentence statistics are kept in their exact integer form where they have one
+    (:meth:`SystemScore.compact`): read back, they are the same float64 array."""
 
     identity: CellIdentity
     score: Any
-    integer_stats: np.ndarray | None = None
 
     @classmethod
     def of(cls, identity: CellIdentity, score: Any) -> "StoredCell":
         from gecscore.leaderboard.system_scores import SystemScore
 
-        if isinstance(score, SystemScore) and score.sentence_stats is not None:
-            integers = exact_integers(score.sentence_stats)
-            if integers is not None:
-                return cls(identity, dataclass_replace(score, sentence_stats=None), integers)
-        return cls(identity, score)
+        return cls(identity, score.compact() if isinstance(score, SystemScore) else score)
 
     def value(self) -> Any:
         """The score as it was put."""
-        if self.integer_stats is None:
-            return self.score
-        return dataclass_replace(self.score, sentence_stats=self.integer_stats.astype(np.float64))
-
-
-def exact_integers(values: np.ndarray) -> np.ndarray | None:
-    """``values`` (float64) as int16 or int32 when that holds every value exactly, else None."""
-    if not isinstance(values, np.ndarray) or values.dtype != np.float64 or values.size == 0:
-        return None
-    if not np.isfinite(values).all() or (np.signbit(values) & (values == 0)).any():
-        return None
-    for dtype in (np.int16, np.int32):
-        limits = np.iinfo(dtype)
-        if values.min() >= limits.min and values.max() <= limits.max:
-            integers = values.astype(dtype)
-            return integers if np.array_equal(integers.astype(np.float64), values) else None
-    return None
+        return self.score

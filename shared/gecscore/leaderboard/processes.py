@@ -49,20 +49,21 @@ WORKER_GRACE_S = 2.0
 
 @dataclass(frozen=True)
 class LocalProcesses:
-    """Systems spread over ``jobs`` worker processes of this machine; configurations scored
-    together run in this process meanwhile. One job, or one system, is :class:`InProcess`."""
+    """Tasks (group, system) spread over ``jobs`` worker processes of this machine;
+    configurations scored together run in this process meanwhile. One job, or one task, is
+    :class:`InProcess`."""
 
     jobs: int = 1
 
     def score(self, refset: RefSet, systems: Sequence[SystemSource], configs: Sequence[Configuration],
               run: RunWide, progress: bool, keep: RowSink | None = None) -> Table:
-        if self.jobs <= 1 or len(systems) <= 1:
-            return InProcess().score(refset, systems, configs, run, progress, keep)
         # Model-backed configurations run in this process: one model, its kept reference side
         # and pair cache shared by every system (a worker each would encode the same sentences
         # again), with all the CPU threads.
         in_main = [c for c in configs if c.scored_together]
         groups = work_groups([c for c in configs if c not in in_main])
+        if self.jobs <= 1 or len(systems) * len(groups) <= 1:
+            return InProcess().score(refset, systems, configs, run, progress, keep)
         results, seconds = empty_table(systems)
         bar = scoring_bar(refset, systems, passes=len(groups) + (len(in_main) > 0), progress=progress)
         if groups:
@@ -195,8 +196,10 @@ def _limit_torch_threads(n: int) -> None:
 
 
 def _score_task(task: tuple[int, SystemSource]) -> Row:
+    """One group's scores of one system, their statistics compacted (sent back through a pipe)."""
     group, source = task
-    return score_one_system(_WORKER["refs"], _WORKER["groups"][group], source)
+    name, scores, seconds = score_one_system(_WORKER["refs"], _WORKER["groups"][group], source)
+    return name, {config: score.compact() for config, score in scores.items()}, seconds
 
 
 def _worker_main(conn, initargs: tuple) -> None:
