@@ -68,12 +68,10 @@ class IMeasureMetric(Metric):
             hypotheses = [p.tokens for p in predictions]
         else:
             hypotheses = [ascii_tokens(line) for line in self.tokens_of(predictions)]   # as ieval.py (bytes) cuts them
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            detail = score_imeasure(list(prepared.gold.sentences), hypotheses, c,
-                                    candidates=prepared.state.get("candidates"))
-        for warning in caught:  # the search notes are also in detail.warnings
-            warnings.warn(str(warning.message), warning.category, stacklevel=2)
+        detail = score_imeasure(list(prepared.gold.sentences), hypotheses, c,
+                                candidates=prepared.state.get("candidates"), warn=False)
+        for note in detail.warnings:   # from here, not under catch_warnings: that resets the registry
+            warnings.warn(note, UserWarning, stacklevel=2)   # by which the same note is shown once
         values = result_values(detail)
         stats = np.asarray([vector_of(s.evaluation) for s in detail.sentences], dtype=np.float64)
         return IMeasureTableResult(self.name, self.signature(prepared), values,

@@ -648,7 +648,8 @@ def _local_search(source: Tokens, hypothesis: Tokens, options: Sequence[Sequence
 
 def score_imeasure(gold: Sequence[Gold], hypotheses: Sequence[Sequence[str]],
                    config: IMeasureConfig = IMeasureConfig(), progress: bool = False,
-                   candidates: Sequence[PreparedReferences | None] | None = None) -> IMeasureResult:
+                   candidates: Sequence[PreparedReferences | None] | None = None,
+                   warn: bool = True) -> IMeasureResult:
     """Score tokenised hypotheses (one per gold sentence) with the I-measure (the
     implementation behind ``gecscore.load("imeasure")``; ``config`` is validated).
     ``candidates``: each sentence's :func:`prepared_candidates` under this config, when the
@@ -721,7 +722,7 @@ def score_imeasure(gold: Sequence[Gold], hypotheses: Sequence[Sequence[str]],
                         f"and were searched by independent segments (exact over their count totals; the "
                         f"chosen reference's counts checked by a full alignment): ids "
                         + ", ".join(s.id for s in segmented[:20]) + (" ..." if len(segmented) > 20 else ""))
-    for note in notes:
+    for note in notes if warn else ():   # always in the result's warnings
         warnings.warn(note, stacklevel=2)
     total = evaluation_of(totals)
     beta, w = config.beta, config.w
