@@ -84,7 +84,8 @@ def test_tiny_leaderboard_end_to_end(tiny, capsys):
     assert (out / "correlations.csv").exists() and (out / "pairwise.csv").exists()
 
 
-def test_parallel_workers_give_the_same_scores(tiny):
+def test_parallel_workers_give_the_same_scores(tiny, monkeypatch):
+    monkeypatch.setenv("GECSCORE_NO_CACHE", "1")   # the second run scores its cells (none read back)
     refset = load_refset(tiny / "gold.m2")
     systems = discover_systems(None, tiny / "hyp")
     assert [s.name for s in systems] == ["HALF", "INPUT", "PERFECT", "WRONG"]
@@ -94,6 +95,29 @@ def test_parallel_workers_give_the_same_scores(tiny):
     assert len(one.configs) == 12
     for config in one.configs:
         assert one.column(config.name) == two.column(config.name)
+
+
+def test_parallel_workers_over_several_groups_give_the_same_scores(tiny, monkeypatch):
+    """Tasks (group, system) over two workers, with the join rule on (JOIN_AT 1: a free worker
+    joins whatever is left): every cell equals the one-process run, statistics included."""
+    import numpy as np
+
+    from gecscore.leaderboard import processes
+
+    monkeypatch.setattr(processes, "JOIN_AT", 1)
+    monkeypatch.setenv("GECSCORE_NO_CACHE", "1")   # both runs score every cell (none read back)
+    refset = load_refset(tiny / "gold.m2")
+    systems = discover_systems(None, tiny / "hyp")
+    names = ["cleme-corpus-dep", "m2", "errant", "gleu"]
+    one = run_leaderboard(refset, systems, names, progress=False)
+    two = run_leaderboard(refset, systems, names, executor=LocalProcesses(2), progress=False)
+    assert [c.name for c in one.configs] == [c.name for c in two.configs]
+    for system in one.scores:
+        for config, cell in one.scores[system].items():
+            other = two.scores[system][config]
+            assert (cell.score, cell.details, cell.signature) == (other.score, other.details, other.signature)
+            assert np.array_equal(cell.sentence_stats, other.sentence_stats)
+            assert other.sentence_stats is None or other.sentence_stats.dtype == np.float64
 
 
 def test_registry_errors_and_unavailable():

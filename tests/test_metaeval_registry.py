@@ -116,9 +116,10 @@ def test_judge_configurations_against_the_test_server(tiny, tmp_path):
     assert not math.isnan(scores(board, "cleme2-llm-sentence-ind")["HALF"])
 
 
-def test_model_configurations_run_once_in_the_main_process(tiny):
+def test_model_configurations_run_once_in_the_main_process(tiny, monkeypatch):
     """With workers, PT-M2 still runs in this process (one model, each sentence encoded once)
     and gives what a one-process run gives; bf16 is recorded in the signature."""
+    monkeypatch.setenv("GECSCORE_NO_CACHE", "1")   # the second run scores its cells (none read back)
     from gecscore.models.bundled import local_minilm_dir
     from gecscore.models.similarity import clear_cache
 
