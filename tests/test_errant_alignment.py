@@ -144,7 +144,7 @@ def test_max_cells_limit(annotator):
 
 
 def char_cost(a: str, b: str) -> float:
-    ca, cb = compiled._codepoints(a), compiled._codepoints(b)
+    ca, cb = compiled.code_points(a), compiled.code_points(b)
     lcs = compiled.lcs_length(ca, 0, len(ca), cb, 0, len(cb), np.zeros(len(cb) + 1, dtype=np.int64))
     maximum = len(ca) + len(cb)
     return 0.0 if maximum == 0 else np.float64(maximum - 2 * lcs) / np.float64(maximum)

@@ -117,7 +117,8 @@ def _split_ids(ids, open_pos):  # pragma: no cover - compiled
     return orth, lower, lemma, pos, open_, hmix, start, length
 
 
-def _codepoints(text: str) -> np.ndarray:
+def code_points(text: str) -> np.ndarray:
+    """The Unicode code points of ``text`` (int32), what the character LCS compares."""
     return np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32).astype(np.int32)
 
 
@@ -140,7 +141,7 @@ def compute_doc_features(doc) -> DocFeatures:
     else:  # plain Python (no numba, or NUMBA_DISABLE_JIT): the id mixing wraps on purpose
         with np.errstate(over="ignore"):
             orth, lower, lemma, pos, open_, hmix, start, length = _split_ids(ids, _OPEN_POS)
-    return DocFeatures(orth, lower, lemma, pos, open_, hmix, _codepoints(text), start, length)
+    return DocFeatures(orth, lower, lemma, pos, open_, hmix, code_points(text), start, length)
 
 
 def doc_features(doc) -> DocFeatures:
@@ -205,8 +206,9 @@ def _sub_cost(i, j, o_lower, o_lemma, o_pos, o_open, o_cp, o_start, o_len,
 
 
 @_njit(cache=True)
-def _same_multiset(o_lower, i0, c_lower, j0, size):  # pragma: no cover - compiled
-    """sorted(o_lower[i0:i0+size]) == sorted(c_lower[j0:j0+size])."""
+def same_multiset(o_lower, i0, c_lower, j0, size):  # pragma: no cover - compiled
+    """sorted(o_lower[i0:i0+size]) == sorted(c_lower[j0:j0+size]): ERRANT's transposition test
+    (also the language-free aligner's, :mod:`gecscore.lang.free.align`)."""
     a = np.sort(o_lower[i0:i0 + size])
     b = np.sort(c_lower[j0:j0 + size])
     for t in range(size):
@@ -227,7 +229,7 @@ def _walk_transposition(ops, i, j, o_lower, o_hmix, c_lower, c_hmix):  # pragma:
     while i - k >= 0 and j - k >= 0 and (ops[i - k + 1, j - k + 1] & _DIFF) != 0:
         ho += o_hmix[i - k]
         hc += c_hmix[j - k]
-        if ho == hc and _same_multiset(o_lower, i - k, c_lower, j - k, k + 1):
+        if ho == hc and same_multiset(o_lower, i - k, c_lower, j - k, k + 1):
             return k
         k += 1
     return 0
@@ -383,14 +385,15 @@ def _align_kernel(o_orth, o_lower, o_lemma, o_pos, o_open, o_hmix, o_type, o_cp,
                                     lcs = lcs_length(o_cp, oi_start, oi_len, c_cp, c_start[j], lb, buf)
                                 char_cost = np.float64(maximum - 2 * lcs) / np.float64(maximum)
                             sub_cost = prow[j] + (lp + char_cost)
-                    # _walk_transposition, inlined (a call per cell costs more than the walk)
+                    # _walk_transposition, inlined by hand: a call per cell costs more than the walk,
+                    # and numba's inline="always" was 3-4x slower on a 3,000-token line
                     k = 1
                     ho = o_hmix[i]
                     hc = c_hmix[j]
                     while i - k >= 0 and j - k >= 0 and (ops[i - k + 1, j - k + 1] & _DIFF) != 0:
                         ho += o_hmix[i - k]
                         hc += c_hmix[j - k]
-                        if ho == hc and _same_multiset(o_lower, i - k, c_lower, j - k, k + 1):
+                        if ho == hc and same_multiset(o_lower, i - k, c_lower, j - k, k + 1):
                             tk = k
                             break
                         k += 1

@@ -37,6 +37,7 @@ from typing import NamedTuple, Sequence
 
 import numpy as np
 
+from gecscore.lang.en.alignment import code_points, same_multiset
 from gecscore.lang.en.alignment import lcs_length as code_point_lcs
 from gecscore.compiled import njit
 from gecscore.errors import GecInputError
@@ -155,18 +156,7 @@ def _features(tokens: Sequence[str], exact_ids: dict, lower_ids: dict) -> Featur
     if len(tokens) > 1:
         start[1:] = np.cumsum(length)[:-1]
     text = "".join(tokens)
-    cp = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32).astype(np.int32)
-    return Features(exact, lower, cls, cp, start, length)
-
-
-@njit(cache=True)
-def _windows_equal(s_low, i0, t_low, j0, size):  # pragma: no cover - compiled
-    a = np.sort(s_low[i0:i0 + size])
-    b = np.sort(t_low[j0:j0 + size])
-    for q in range(size):
-        if a[q] != b[q]:
-            return False
-    return True
+    return Features(exact, lower, cls, code_points(text), start, length)
 
 
 @njit(cache=True)
@@ -218,7 +208,7 @@ def _fill(s_exact, s_lower, s_cls, s_cp, s_start, s_len,
             transposition = np.inf
             k = 1
             while i - k >= 0 and j - k >= 0 and cost[i - k + 1, j - k + 1] != cost[i - k, j - k]:
-                if _windows_equal(s_lower, i - k, t_lower, j - k, k + 1):
+                if same_multiset(s_lower, i - k, t_lower, j - k, k + 1):
                     transposition = cost[i - k, j - k] + np.float64(k)
                     break
                 k += 1
