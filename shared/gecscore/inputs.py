@@ -149,9 +149,16 @@ def first_glued_token(lines: Sequence[str]) -> str | None:
     return None
 
 
+@lru_cache(maxsize=8)
+def _looks_untokenised_seen(lines: tuple[str, ...]) -> bool:
+    """:func:`looks_untokenised`, kept for the last few inputs by content: every configuration
+    of a leaderboard reads the same system's lines (14 checks of one list per system)."""
+    return looks_untokenised(lines)
+
+
 def warn_if_untokenised(lines: Sequence[str], what: str, tokenize: bool) -> None:
     """Warn, quoting a token of the input itself, when text looks untokenised."""
-    if not tokenize and looks_untokenised(lines):
+    if not tokenize and _looks_untokenised_seen(tuple(lines)):
         example = first_glued_token(lines)
         warnings.warn(f"{what} look untokenised (punctuation glued to words, e.g. {example!r}): edits are "
                       f"extracted from whitespace tokens; pass tokenize=True to tokenise "

@@ -119,7 +119,7 @@ class CellCache:
         if not isinstance(found, StoredCell) or found.identity != asked:
             self.store.discard(CACHE_NAMESPACE, key)
             return None
-        return found.value()
+        return found.score
 
     def put(self, key: str | None, identity: "CellIdentity", value: Any) -> None:
         if key is not None:
@@ -151,7 +151,3 @@ class StoredCell:
         from gecscore.leaderboard.system_scores import SystemScore
 
         return cls(identity, score.compact() if isinstance(score, SystemScore) else score)
-
-    def value(self) -> Any:
-        """The score as it was put."""
-        return self.score
