@@ -22,15 +22,17 @@ def test_edits_with_spans_and_types(extractor):
 
 
 def test_each_distinct_sentence_is_parsed_once(extractor, monkeypatch):
-    calls = []
-    original = extractor.nlp.pipe
+    from gecscore.lang.en import extractor as module
 
-    def counting_pipe(docs, **kwargs):
+    calls = []
+    original = module.run_pipeline
+
+    def counting_pipe(nlp, docs, batch_size):
         docs = list(docs)
         calls.append(len(docs))
-        return original(docs, **kwargs)
+        return original(nlp, docs, batch_size)
 
-    monkeypatch.setattr(extractor.nlp, "pipe", counting_pipe)
+    monkeypatch.setattr(module, "run_pipeline", counting_pipe)
     sources = ["A cat sit .", "A dog run .", "A cat sit ."]
     targets = extractor.targets(sources, ["A cat sits .", "A dog runs .", "A cat sat ."])
     assert [t.tokens for t in targets] == [("A", "cat", "sits", "."), ("A", "dog", "runs", "."), ("A", "cat", "sat", ".")]
