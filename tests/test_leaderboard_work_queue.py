@@ -94,3 +94,21 @@ def test_joining_is_weighed_against_the_set_up_a_first_task_paid():
         queue.take(0, [1])
     assert len(queue.pending[0]) == 6 and not queue.worth_joining(0)    # 6 x 3.0 < 20
     assert queue.take(1, [0]) is None
+
+
+def test_a_worker_limits_the_blas_and_torch_threads():
+    """A worker's BLAS (spaCy's model multiplies through numpy's) and torch keep to their share
+    of the CPUs (checked in a fresh process: the limit lasts for the rest of it)."""
+    import subprocess
+    import sys
+
+    code = ("import numpy, threadpoolctl\n"
+            "from gecscore.leaderboard.processes import limit_threads\n"
+            "limit_threads(1)\n"
+            "blas = [p['num_threads'] for p in threadpoolctl.threadpool_info() if p['user_api'] == 'blas']\n"
+            "import importlib.util\n"
+            "torch = importlib.util.find_spec('torch') and __import__('torch').get_num_threads()\n"
+            "print(blas, torch)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split("]")
+    assert out[0].strip("[ ") and set(out[0].strip("[ ").split(", ")) == {"1"}
+    assert out[1].strip() in ("1", "None")
