@@ -49,12 +49,12 @@ def baseline_comparisons(board: Leaderboard, baseline: str, config: Significance
     out: dict[str, list[Comparison]] = {}
     for metric in board.configs:
         base = board.scores[baseline][metric.name]
-        if base.sentence_stats is None or base.statistic is None:
+        if not base.has_sentence_stats:
             continue
         comparisons = []
         for system in board.systems:
             cell = board.scores[system][metric.name]
-            if system == baseline or cell.sentence_stats is None or cell.statistic is None:
+            if system == baseline or not cell.has_sentence_stats:
                 continue
             comparisons.append(compare_stats(base.sentence_stats, cell.sentence_stats, base.statistic,
                                              cell.statistic, config=config, names=(baseline, system)))
@@ -116,7 +116,7 @@ def board_metric_significance(board: Leaderboard, *, alpha: float = 0.05, altern
             if config.name in board.aggregated:   # its system score is no longer statistic(mean stats)
                 continue
             cells = {s: board.scores[s][config.name] for s in ranking.systems}
-            if all(c.sentence_stats is not None and c.statistic is not None for c in cells.values()):
+            if bootstrap and all(c.has_sentence_stats for c in cells.values()):   # read only to resample
                 stats[config.name] = {s: (c.sentence_stats, c.statistic) for s, c in cells.items()}
         out[name] = compare_metrics(columns, ranking, alpha=alpha, alternative=alternative, bootstrap=bootstrap,
                                     seed=seed, confidence=confidence, sentence_stats=stats)

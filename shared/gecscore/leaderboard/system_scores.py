@@ -40,6 +40,12 @@ class SystemScore:
         stats = self.stored_stats
         return stats if stats is None or stats.dtype == np.float64 else stats.astype(np.float64)
 
+    @property
+    def has_sentence_stats(self) -> bool:
+        """Whether it can be resampled: sentence statistics and the statistic of their means
+        (asked without making the float64 array)."""
+        return self.stored_stats is not None and self.statistic is not None
+
     def compact(self) -> "SystemScore":
         """This score with its statistics as exact integers where they are (same numbers, a
         quarter of the bytes to send between processes and to keep), else itself."""
