@@ -300,3 +300,28 @@ def test_real_data_segment_search_equals_enumeration():
             seg = im.score_imeasure([g], [h], IMeasureConfig(max_candidates=8)).sentences[0].evaluation
         assert im.Selection().key(seg) <= im.Selection().key(full), g.id
         assert im.Selection().key(seg) == im.Selection().key(full), g.id
+
+
+def _sorted_first_sums(totals: np.ndarray, options: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The textbook Minkowski step: every sum, its distinct values by sorting, each ranked by
+    the first flat index r * m + j that reaches it."""
+    sums = (totals[:, None] + options[None, :]).reshape(-1)
+    unique, first = np.unique(sums, return_index=True)
+    rank = np.argsort(first, kind="stable")
+    return unique[rank], first[rank]
+
+
+@settings(max_examples=300, deadline=None)
+@given(totals=st.lists(st.integers(0, 60), min_size=1, max_size=40, unique=True),
+       options=st.lists(st.integers(0, 60), min_size=1, max_size=12),
+       big=st.booleans(), cap=st.integers(1, 400))
+def test_the_minkowski_step_ranks_sums_by_their_first_combination(totals, options, big, cap):
+    scale = (1 << 61) // 128 if big else 1   # codes of up to 62 bits hash as small ones
+    totals, options = np.array(totals, dtype=np.int64) * scale, np.array(options, dtype=np.int64) * scale
+    values, first = _sorted_first_sums(totals, options)
+    got = im._minkowski_step(totals, options, cap)
+    if len(values) > cap:
+        assert got is None
+    else:
+        assert got is not None
+        assert np.array_equal(got[0], values) and np.array_equal(got[1], first)

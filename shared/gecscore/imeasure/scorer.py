@@ -26,6 +26,7 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
+from gecscore.compiled import njit as _njit
 from gecscore.imeasure.alignment import Column, Encoder, ReferenceBatch, align, align_pair, baseline_tn_fn
 from gecscore.errors import GecInputError
 from gecscore.fscore import IMEASURE
@@ -538,14 +539,61 @@ def vectors_from_fields(fields: np.ndarray) -> np.ndarray:
     return np.stack([tp + fpn, tn, fp - fpn, fn - fpn, tp, tn, fp, fn, fpn, btn, bfn], axis=1)
 
 
-def _minkowski_step(totals: np.ndarray, options: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _minkowski_step(totals: np.ndarray, options: np.ndarray, cap: int = MAX_REACHABLE
+                    ) -> tuple[np.ndarray, np.ndarray] | None:
     """Distinct sums of ``totals`` (ranked by their first combination) and a segment's
     ``options`` (integer codes that add without carries); for each new total the smallest
-    rank * m + option that reaches it, new totals sorted by it."""
-    sums = (totals[:, None] + options[None, :]).reshape(-1)  # flat index = rank * m + option
-    unique, first = np.unique(sums, return_index=True)
-    rank = np.argsort(first, kind="stable")
-    return unique[rank], first[rank].astype(np.int64)
+    rank * m + option that reaches it, new totals sorted by it. None when they are more than
+    ``cap``."""
+    values, first, count = _first_sums(np.ascontiguousarray(totals, dtype=np.int64),
+                                       np.ascontiguousarray(options, dtype=np.int64), cap)
+    return None if count > cap else (values[:count], first[:count])
+
+
+@_njit(cache=True)
+def _first_sums(totals, options, cap):  # pragma: no cover - compiled
+    """The distinct ``totals[r] + options[j]`` in the order of their first flat index
+    ``r * m + j`` (the order of sorting them by it), with that index; their count, or cap + 1
+    once there are more than ``cap``. One pass over the sums with an open-addressing table
+    (linear probing, Fibonacci hashing): 4 million sums in about 0.05 s, where sorting them
+    (``np.unique``, then the first indices) took 0.8 s."""
+    n, m = len(totals), len(options)
+    room = min(n * m, cap + 1)
+    bits = 1
+    while (1 << bits) < 2 * room:
+        bits += 1
+    mask = (1 << bits) - 1
+    shift = np.uint64(64 - bits)
+    golden = np.uint64(0x9E3779B97F4A7C15)
+    table = np.full(1 << bits, -1, dtype=np.int64)
+    values = np.empty(room, dtype=np.int64)
+    first = np.empty(room, dtype=np.int64)
+    count = 0
+    for r in range(n):
+        for j in range(m):
+            v = totals[r] + options[j]
+            slot = np.int64((np.uint64(v) * golden) >> shift)
+            while True:
+                at = table[slot]
+                if at < 0:
+                    if count == room:
+                        return values, first, cap + 1
+                    table[slot] = count
+                    values[count] = v
+                    first[count] = r * m + j
+                    count += 1
+                    break
+                if values[at] == v:
+                    break
+                slot = (slot + 1) & mask
+    return values, first, count
+
+
+@lru_cache(maxsize=1024)
+def _segment_references(source: Tokens, options: tuple[tuple[Option, ...], ...]) -> PreparedReferences:
+    """A segment's distinct references, encoded and laid out: the same for every system
+    (only the hypothesis's segment differs), built once."""
+    return PreparedReferences.build(source, mixed_candidates(source, options))
 
 
 @lru_cache(maxsize=4096)
@@ -553,8 +601,8 @@ def _segment_options(source: Tokens, hypothesis: Tokens, options: tuple[tuple[Op
                      ) -> tuple[list[Tokens], np.ndarray]:
     """A segment's distinct references and their count fields (kept across systems, which
     often leave the same segment unchanged)."""
-    refs = mixed_candidates(source, options)
-    return refs, PreparedReferences.build(source, refs).vectors(hypothesis)[:, FIELDS]
+    prepared = _segment_references(source, options)
+    return list(prepared.candidates), prepared.vectors(hypothesis)[:, FIELDS]
 
 
 def _segmented_search(sentence: Gold, hypothesis: Tokens, options: list[list[Option]],
@@ -600,10 +648,11 @@ def _segmented_search(sentence: Gold, hypothesis: Tokens, options: list[list[Opt
     codes = np.zeros(1, dtype=np.int64)
     steps: list[np.ndarray] = []
     for fields, low in zip(segment_fields, lows):
-        codes, step = _minkowski_step(codes, (fields - low) @ places)
-        steps.append(step)
-        if len(codes) > MAX_REACHABLE:
+        reached = _minkowski_step(codes, (fields - low) @ places)
+        if reached is None:
             return None
+        codes, step = reached
+        steps.append(step)
     totals = np.stack([(codes // place) % radix for place, radix in zip(places, radices)], axis=1)
     totals = vectors_from_fields(totals + sum(lows))
     row = selection.best_row(totals, offset)
