@@ -185,6 +185,36 @@ def test_the_store_is_bounded_least_recently_used_out(tmp_path):
     assert store.info().bytes <= store.limit
 
 
+def test_the_store_is_looked_over_when_a_write_could_pass_its_bound(tmp_path, monkeypatch):
+    """Writes within the bound do not scan the store again (a leaderboard's cells scanned it
+    234 times); the write that could pass it does, and evicts at once; what another writer
+    added is seen at the next look, at the latest EVICT_SCAN_S after the last."""
+    from gecscore.cache import store as module
+
+    scans = []
+    files = DiskCache._files
+    monkeypatch.setattr(DiskCache, "_files", lambda self: scans.append(1) or files(self))
+    monkeypatch.setattr(module, "EVICT_SCAN_S", 3600.0)
+    entry = len(pickle.dumps(b"x" * 1000)) + 200
+    store = DiskCache(tmp_path, limit=10 * entry)
+    for k in range(9):
+        store.put("ns", f"{k:064d}", b"x" * 1000)
+    assert len(scans) == 1 and len(entries(tmp_path)) == 9
+    for k in range(9, 12):
+        store.put("ns", f"{k:064d}", b"x" * 1000)
+    assert store.info().bytes <= store.limit and len(entries(tmp_path)) == 10
+    store.clear()
+    store.put("ns", f"{0:064d}", b"x")                  # crosses no bound: not looked over
+    other = DiskCache(tmp_path, limit=100 * entry)     # another process's writes
+    for k in range(1, 13):
+        other.put("ns", f"{k:064d}", b"x" * 1000)
+    store.put("ns", f"{13:064d}", b"x")
+    assert store.info().bytes > store.limit             # unseen yet
+    monkeypatch.setattr(module, "EVICT_SCAN_S", 0.0)   # ... until the next look
+    store.put("ns", f"{14:064d}", b"x")
+    assert store.info().bytes <= store.limit
+
+
 # ---------------------------------------------------------------- switches and the command
 
 def test_no_cache_switches(store_dir, monkeypatch, capsys):

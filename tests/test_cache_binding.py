@@ -314,7 +314,10 @@ def test_every_statistic_of_a_kept_cell_is_storable(store_dir, tmp_path):
 
 # ---------------------------------------------------------------- temporary files of killed writers
 
-def test_temporary_files_are_counted_evicted_when_old_and_cleared(tmp_path):
+def test_temporary_files_are_counted_evicted_when_old_and_cleared(tmp_path, monkeypatch):
+    from gecscore.cache import store as module
+
+    monkeypatch.setattr(module, "EVICT_SCAN_S", 0.0)   # every write looks the store over (else: each second)
     store = DiskCache(tmp_path)
     store.put("ns", KEY_A, b"x" * 1000)
     folder = entry_path(tmp_path, "ns", KEY_A).parent
@@ -332,7 +335,10 @@ def test_temporary_files_are_counted_evicted_when_old_and_cleared(tmp_path):
     assert not any(p.is_file() for p in tmp_path.rglob("*"))
 
 
-def test_temporary_files_count_against_the_bound(tmp_path):
+def test_temporary_files_count_against_the_bound(tmp_path, monkeypatch):
+    from gecscore.cache import store as module
+
+    monkeypatch.setattr(module, "EVICT_SCAN_S", 0.0)   # every write looks the store over (else: each second)
     store = DiskCache(tmp_path, limit=20_000)
     store.put("ns", KEY_A, b"x" * 1000)
     folder = entry_path(tmp_path, "ns", KEY_A).parent

@@ -2,8 +2,12 @@
 
 Where: ``$GECSCORE_CACHE_DIR``, else ``$XDG_CACHE_HOME/gecscore/store``, else
 ``~/.cache/gecscore/store``. Off with ``GECSCORE_NO_CACHE=1`` (or ``--no-cache`` on the command
-line). Bounded by ``$GECSCORE_CACHE_MAX_BYTES`` (default 2 GiB): after each write the least
-recently used entries (a hit refreshes an entry's time) go until the store fits.
+line). Bounded by ``$GECSCORE_CACHE_MAX_BYTES`` (default 2 GiB): after a write the least
+recently used entries (a hit refreshes an entry's time) go until the store fits. The store is
+looked over (every file's size and time) after a write that could take it past its bound (its
+size when last looked over, plus what this process has written since) and, for what other
+processes write, at least every :data:`EVICT_SCAN_S` seconds of writing: looking it over after
+every write made a leaderboard's 234 cells cost 2 s of scanning.
 
 Each entry is one file, ``<namespace>/<2 hex>/<key>``::
 
@@ -55,6 +59,7 @@ CACHE_DIR_ENV = "GECSCORE_CACHE_DIR"
 NO_CACHE_ENV = "GECSCORE_NO_CACHE"
 MAX_BYTES_ENV = "GECSCORE_CACHE_MAX_BYTES"
 DEFAULT_MAX_BYTES = 2 << 30
+EVICT_SCAN_S = 1.0
 MAGIC = b"gecscore-cache 2 pickle\n"
 #: an entry whose payload is zlib-compressed (payloads over COMPRESS_ABOVE bytes: a GLEU cell's
 #: 1,312 x 5,000 statistics are 52 MB as a pickle, 1.4 MB compressed)
@@ -137,6 +142,8 @@ class DiskCache:
         self.misses = 0
         self._safe_folders: set[Path] = set()
         self.refused: str | None = None   # why the store is not used, once a folder was found unsafe
+        self._scanned: tuple[float, int] | None = None   # (when, total bytes) at the last look over
+        self._written = 0                                 # bytes this process wrote since
 
     def _path(self, namespace: str, key: str) -> Path:
         return self.root / namespace / key[:2] / key
@@ -218,7 +225,11 @@ class DiskCache:
                 raise
         except OSError:   # a read-only or full disk: the cache is an optimisation, never an error
             return
-        self.evict()
+        self._written += len(magic) + len(identity) + 65 + len(payload)
+        scanned = self._scanned
+        if (scanned is None or scanned[1] + self._written > self.limit
+                or time.monotonic() - scanned[0] > EVICT_SCAN_S):
+            self.evict()
 
     def evict(self) -> None:
         """Delete the temporary files of dead writers (older than :data:`STALE_TEMPORARY_S`),
@@ -233,13 +244,13 @@ class DiskCache:
             total += size
             if not temporary:
                 entries.append((path, size, mtime))
-        if total <= self.limit:
-            return
-        for path, size, _ in sorted(entries, key=lambda e: e[2]):
-            self._discard(path)
-            total -= size
-            if total <= self.limit:
-                break
+        if total > self.limit:
+            for path, size, _ in sorted(entries, key=lambda e: e[2]):
+                self._discard(path)
+                total -= size
+                if total <= self.limit:
+                    break
+        self._scanned, self._written = (time.monotonic(), total), 0
 
     def clear(self) -> int:
         """Delete every entry and every temporary file; the number of entries deleted."""
