@@ -190,14 +190,20 @@ class CompiledAttributeRules:
 def run_pipeline(nlp, docs: Iterable, batch_size: int) -> Iterator:
     """``nlp.pipe(docs, batch_size=batch_size)`` in one process: each component's ``pipe`` over
     the stream, in the pipeline's order, the attribute ruler's matches found by
-    :class:`CompiledAttributeRules` when its patterns compile."""
+    :class:`CompiledAttributeRules` when its patterns compile, a rule lemmatizer's answers
+    kept by (word, POS, morphology) (:mod:`gecscore.lang.en.lemma_memo`)."""
     from spacy.pipeline import AttributeRuler
+
+    from gecscore.lang.en.lemma_memo import remembered_lemmas
 
     stream = iter(docs)
     for _name, component in nlp.pipeline:
         compiled = compile_rules(component) if isinstance(component, AttributeRuler) else None
+        lemmas = remembered_lemmas(component)
         if compiled is not None:
             stream = compiled.pipe(stream, batch_size)
+        elif lemmas is not None:
+            stream = lemmas.pipe(stream, batch_size)
         elif hasattr(component, "pipe"):
             stream = component.pipe(stream, batch_size=batch_size)
         else:

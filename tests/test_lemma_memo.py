@@ -1,0 +1,84 @@
+"""The rule lemmatizer's answers kept by (word, POS, morphology) (gecscore.lang.en.lemma_memo)
+against spaCy's own lemmatizer: the same lemmas on parsed docs, lemmas set before it kept (or
+overwritten when it overwrites), tokens without a POS asked every time, and no memo where the
+argument for it does not hold."""
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+spacy = pytest.importorskip("spacy", reason="spaCy is not installed (a base requirement: pip install -e .)")
+from spacy.attrs import LEMMA  # noqa: E402
+from spacy.tokens import Doc  # noqa: E402
+
+from gecscore.errors import MissingModelError  # noqa: E402
+from gecscore.lang.en.lemma_memo import RememberedLemmas, remembered_lemmas  # noqa: E402
+from gecscore.lang.en.spacy_model import load_spacy_model  # noqa: E402
+
+SENTENCES = ["The cats were running to the houses .", "He has been there , has n't he ?",
+             "Running is better than walking ; the best runs are long .", "I saw the saw that she saws with .",
+             "The cats were running to the houses ."]
+
+
+@pytest.fixture(scope="module")
+def nlp():
+    try:
+        return load_spacy_model()
+    except MissingModelError as exc:  # pragma: no cover
+        pytest.skip(str(exc))
+
+
+def _before_lemmatizer(nlp, sentences):
+    return list(nlp.pipe((Doc(nlp.vocab, s.split()) for s in sentences), disable=["lemmatizer"]))
+
+
+def _copies(nlp, docs):
+    return [Doc(nlp.vocab).from_bytes(doc.to_bytes()) for doc in docs]
+
+
+@pytest.mark.parametrize("overwrite", [False, True])
+def test_the_lemmas_are_spacys(nlp, overwrite, monkeypatch):
+    lemmatizer = nlp.get_pipe("lemmatizer")
+    monkeypatch.setattr(lemmatizer, "overwrite", overwrite)
+    docs = _before_lemmatizer(nlp, SENTENCES * 2)
+    docs[3][0].lemma_ = "preset"   # set before it (as the attribute ruler sets "be" for 's)
+    expected = [lemmatizer(doc) for doc in _copies(nlp, docs)]
+    got = list(RememberedLemmas(lemmatizer).pipe(_copies(nlp, docs), batch_size=2))
+    assert [[t.lemma_ for t in d] for d in got] == [[t.lemma_ for t in d] for d in expected]
+    assert (got[3][0].lemma_ == "preset") is not overwrite
+
+
+def test_a_token_without_a_pos_is_asked_every_time(nlp):
+    lemmatizer = nlp.get_pipe("lemmatizer")
+    docs = [Doc(nlp.vocab, ["Cats", "run"]) for _ in range(3)]   # no tagger, no POS: spaCy warns each time
+    memo = RememberedLemmas(lemmatizer)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        got = list(memo.pipe(docs, batch_size=1))
+    assert len(caught) == 6 and not memo.lemmas
+    assert [t.lemma_ for t in got[2]] == ["cats", "run"]
+
+
+def test_only_spacys_base_and_english_rule_lemmatizers_are_remembered(nlp):
+    from spacy.lang.en.lemmatizer import EnglishLemmatizer
+
+    class OtherLemmatizer(EnglishLemmatizer):
+        def is_base_form(self, token):   # may read anything
+            return token.i == 0
+
+    lemmatizer = nlp.get_pipe("lemmatizer")
+    assert remembered_lemmas(lemmatizer) is remembered_lemmas(lemmatizer) is not None   # one per lemmatizer
+    other = OtherLemmatizer(nlp.vocab, lemmatizer.model, mode="rule")
+    assert remembered_lemmas(other) is None
+    assert remembered_lemmas(nlp.get_pipe("tagger")) is None
+    lookup = spacy.blank("en").add_pipe("lemmatizer", config={"mode": "lookup"})
+    assert remembered_lemmas(lookup) is None
+
+
+def test_the_lemma_column_is_written_whole(nlp):
+    docs = _before_lemmatizer(nlp, SENTENCES)
+    got = list(RememberedLemmas(nlp.get_pipe("lemmatizer")).pipe(docs, batch_size=8))
+    assert all((d.to_array([LEMMA]) != 0).all() for d in got)
+    assert np.array_equal(got[0].to_array([LEMMA]), got[4].to_array([LEMMA]))
