@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator
 
 
-@dataclass
+@dataclass(frozen=True)
 class RememberedLemmas:
     """A rule lemmatizer (``lemmatizer``) with its answers kept by (orth, pos, morph)."""
 
