@@ -28,6 +28,14 @@ def pytest_unconfigure(config) -> None:
     shutil.rmtree(_SESSION_CACHE, ignore_errors=True)
 
 
+@pytest.fixture(scope="session")
+def english_nlp():
+    """gecscore's English spaCy pipeline (the test skips without the model)."""
+    from english_pipeline import english_nlp as load
+
+    return load()
+
+
 def _missing_data(item) -> str | None:
     """What a ``realdata`` test lacks: the files its marker names (relative to GEC_DATA), or
     the GEC_DATA folder itself for a marker naming none; None when it has it all."""

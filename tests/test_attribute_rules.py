@@ -16,9 +16,9 @@ from spacy.tokens import Doc  # noqa: E402
 
 from budget import examples  # noqa: E402
 from datapaths import GEC_DATA  # noqa: E402
-from gecscore.errors import MissingModelError  # noqa: E402
-from gecscore.lang.en.attribute_rules import compile_rules, run_pipeline  # noqa: E402
-from gecscore.lang.en.spacy_model import load_spacy_model  # noqa: E402
+from english_pipeline import docs_before  # noqa: E402
+from gecscore.lang.en.attribute_rules import compile_rules  # noqa: E402
+from gecscore.lang.en.parsing import run_pipeline  # noqa: E402
 
 ANNOTATIONS = [TAG, POS, MORPH, LEMMA, DEP, HEAD]
 # Sentences that reach the model's word, tag and dependency exceptions (two-token rules with an
@@ -30,26 +30,15 @@ TRICKY = ["I 'm gon na do it , but it is n't done .", "Let 's go , y' all !", "T
 
 
 @pytest.fixture(scope="module")
-def nlp():
-    try:
-        return load_spacy_model()
-    except MissingModelError as exc:  # pragma: no cover
-        pytest.skip(str(exc))
-
-
-def _before_ruler(nlp, sentences):
-    """Docs through the components before the attribute ruler (its input)."""
-    names = [name for name, _ in nlp.pipeline]
-    before = names[:names.index("attribute_ruler")]
-    with nlp.select_pipes(enable=before):
-        return list(nlp.pipe(Doc(nlp.vocab, s.split()) for s in sentences))
+def nlp(english_nlp):
+    return english_nlp
 
 
 def test_the_english_model_compiles_and_matches_as_spacy(nlp):
     ruler = nlp.get_pipe("attribute_ruler")
     compiled = compile_rules(ruler)
     assert compiled is not None and len({p.rule for p in compiled.patterns}) == len(ruler.attrs) == 179
-    docs = _before_ruler(nlp, TRICKY)
+    docs = docs_before(nlp, TRICKY, "attribute_ruler")
     expected = [ruler.match(doc) for doc in docs]
     assert compiled.matches(docs) == expected
     assert {m[0] for found in expected for m in found} >= {  # the exceptions were reached

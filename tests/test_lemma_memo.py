@@ -13,9 +13,8 @@ spacy = pytest.importorskip("spacy", reason="spaCy is not installed (a base requ
 from spacy.attrs import LEMMA  # noqa: E402
 from spacy.tokens import Doc  # noqa: E402
 
-from gecscore.errors import MissingModelError  # noqa: E402
+from english_pipeline import docs_before  # noqa: E402
 from gecscore.lang.en.lemma_memo import RememberedLemmas, remembered_lemmas  # noqa: E402
-from gecscore.lang.en.spacy_model import load_spacy_model  # noqa: E402
 
 SENTENCES = ["The cats were running to the houses .", "He has been there , has n't he ?",
              "Running is better than walking ; the best runs are long .", "I saw the saw that she saws with .",
@@ -23,15 +22,8 @@ SENTENCES = ["The cats were running to the houses .", "He has been there , has n
 
 
 @pytest.fixture(scope="module")
-def nlp():
-    try:
-        return load_spacy_model()
-    except MissingModelError as exc:  # pragma: no cover
-        pytest.skip(str(exc))
-
-
-def _before_lemmatizer(nlp, sentences):
-    return list(nlp.pipe((Doc(nlp.vocab, s.split()) for s in sentences), disable=["lemmatizer"]))
+def nlp(english_nlp):
+    return english_nlp
 
 
 def _copies(nlp, docs):
@@ -42,7 +34,7 @@ def _copies(nlp, docs):
 def test_the_lemmas_are_spacys(nlp, overwrite, monkeypatch):
     lemmatizer = nlp.get_pipe("lemmatizer")
     monkeypatch.setattr(lemmatizer, "overwrite", overwrite)
-    docs = _before_lemmatizer(nlp, SENTENCES * 2)
+    docs = docs_before(nlp, SENTENCES * 2, "lemmatizer")
     docs[3][0].lemma_ = "preset"   # set before it (as the attribute ruler sets "be" for 's)
     expected = [lemmatizer(doc) for doc in _copies(nlp, docs)]
     got = list(RememberedLemmas(lemmatizer).pipe(_copies(nlp, docs), batch_size=2))
@@ -78,7 +70,7 @@ def test_only_spacys_base_and_english_rule_lemmatizers_are_remembered(nlp):
 
 
 def test_the_lemma_column_is_written_whole(nlp):
-    docs = _before_lemmatizer(nlp, SENTENCES)
+    docs = docs_before(nlp, SENTENCES, "lemmatizer")
     got = list(RememberedLemmas(nlp.get_pipe("lemmatizer")).pipe(docs, batch_size=8))
     assert all((d.to_array([LEMMA]) != 0).all() for d in got)
     assert np.array_equal(got[0].to_array([LEMMA]), got[4].to_array([LEMMA]))

@@ -14,9 +14,8 @@ from spacy.tokens import Doc  # noqa: E402
 from thinc.api import NumpyOps, get_current_ops, use_ops  # noqa: E402
 
 from datapaths import GEC_DATA  # noqa: E402
-from gecscore.errors import MissingModelError  # noqa: E402
 from gecscore.lang.en import spacy_model  # noqa: E402
-from gecscore.lang.en.attribute_rules import run_pipeline  # noqa: E402
+from gecscore.lang.en.parsing import run_pipeline  # noqa: E402
 
 ANNOTATIONS = [TAG, POS, MORPH, LEMMA, DEP, HEAD]
 
@@ -31,12 +30,8 @@ def _package():
 
 
 @pytest.fixture(scope="module")
-def models():
-    try:
-        ours = spacy_model.load_spacy_model()
-    except MissingModelError as exc:  # pragma: no cover
-        pytest.skip(str(exc))
-    return ours, _package().load(disable=["ner"])
+def models(english_nlp):
+    return english_nlp, _package().load(disable=["ner"])
 
 
 def _ops(nlp):

@@ -206,7 +206,8 @@ class DiskCache:
         if len(payload) > COMPRESS_ABOVE:
             payload, magic = zlib.compress(payload, 1), MAGIC_ZLIB
         identity = f"{namespace}/{key}\n".encode()
-        if len(payload) + len(magic) + len(identity) + 65 > self.limit:
+        size = len(magic) + len(identity) + 65 + len(payload)   # 65: the checksum line
+        if size > self.limit:
             return
         path = self._path(namespace, key)
         try:
@@ -225,7 +226,7 @@ class DiskCache:
                 raise
         except OSError:   # a read-only or full disk: the cache is an optimisation, never an error
             return
-        self._written += len(magic) + len(identity) + 65 + len(payload)
+        self._written += size
         scanned = self._scanned
         if (scanned is None or scanned[1] + self._written > self.limit
                 or time.monotonic() - scanned[0] > EVICT_SCAN_S):

@@ -139,7 +139,7 @@ class CompiledAttributeRules:
             rules.append(np.full(len(found), pattern.rule, dtype=np.int64))
             starts.append(found)
             sizes.append(np.full(len(found), n, dtype=np.int64))
-        return self._per_doc(np.concatenate(rules), np.concatenate(starts), np.concatenate(sizes), lengths)
+        return self._per_doc(np.concatenate(rules), np.concatenate(starts), np.concatenate(sizes), lengths, doc_of)
 
     def _passes(self, test: TokenTest, values: np.ndarray) -> np.ndarray:
         if test.kind == "==":
@@ -152,20 +152,20 @@ class CompiledAttributeRules:
         strings = self.ruler.vocab.strings
         return np.array([bool(regex.search(strings[int(v)])) for v in distinct], dtype=bool)[where]
 
-    def _per_doc(self, rules: np.ndarray, starts: np.ndarray, sizes: np.ndarray,
-                 lengths: np.ndarray) -> list[list[Match]]:
-        """The matches (global starts) as each doc's sorted list, repeats removed."""
+    def _per_doc(self, rules: np.ndarray, starts: np.ndarray, sizes: np.ndarray, lengths: np.ndarray,
+                 doc_of: np.ndarray) -> list[list[Match]]:
+        """The matches (starts in the stacked columns, ``doc_of`` their docs) as each doc's
+        sorted list, repeats removed."""
         order = np.lexsort((sizes, starts, rules))
         rules, starts, sizes = rules[order], starts[order], sizes[order]
         keep = np.ones(len(rules), dtype=bool)
         keep[1:] = (rules[1:] != rules[:-1]) | (starts[1:] != starts[:-1]) | (sizes[1:] != sizes[:-1])
         rules, starts, sizes = rules[keep], starts[keep], sizes[keep]
-        offsets = np.concatenate(([0], np.cumsum(lengths)))
-        doc_of = np.searchsorted(offsets, starts, side="right") - 1
-        local = starts - offsets[doc_of]
-        keys = [self.ruler.vocab.strings[str(rule)] for rule in range(len(self.ruler.attrs))]
+        docs = doc_of[starts]
+        local = starts - (np.cumsum(lengths) - lengths)[docs]
+        keys = {pattern.rule: pattern.key for pattern in self.patterns}
         out: list[list[Match]] = [[] for _ in lengths]
-        for d, rule, start, size in zip(doc_of.tolist(), rules.tolist(), local.tolist(), sizes.tolist()):
+        for d, rule, start, size in zip(docs.tolist(), rules.tolist(), local.tolist(), sizes.tolist()):
             out[d].append((rule, keys[rule], start, start + size))
         return out
 
@@ -185,27 +185,3 @@ class CompiledAttributeRules:
         for doc, found in zip(batch, self.matches(batch)):
             self.ruler.set_annotations(doc, found)
         return batch
-
-
-def run_pipeline(nlp, docs: Iterable, batch_size: int) -> Iterator:
-    """``nlp.pipe(docs, batch_size=batch_size)`` in one process: each component's ``pipe`` over
-    the stream, in the pipeline's order, the attribute ruler's matches found by
-    :class:`CompiledAttributeRules` when its patterns compile, a rule lemmatizer's answers
-    kept by (word, POS, morphology) (:mod:`gecscore.lang.en.lemma_memo`)."""
-    from spacy.pipeline import AttributeRuler
-
-    from gecscore.lang.en.lemma_memo import remembered_lemmas
-
-    stream = iter(docs)
-    for _name, component in nlp.pipeline:
-        compiled = compile_rules(component) if isinstance(component, AttributeRuler) else None
-        lemmas = remembered_lemmas(component)
-        if compiled is not None:
-            stream = compiled.pipe(stream, batch_size)
-        elif lemmas is not None:
-            stream = lemmas.pipe(stream, batch_size)
-        elif hasattr(component, "pipe"):
-            stream = component.pipe(stream, batch_size=batch_size)
-        else:
-            stream = map(component, stream)
-    return stream

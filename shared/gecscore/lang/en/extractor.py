@@ -18,7 +18,7 @@ from functools import lru_cache
 from typing import Iterable, Sequence
 
 
-from gecscore.lang.en.attribute_rules import run_pipeline
+from gecscore.lang.en.parsing import run_pipeline
 from gecscore.lang.en.spacy_model import load_spacy_model
 from gecscore.lru import LruCache
 from gecscore.progress import bar
@@ -80,7 +80,7 @@ class ErrantExtractor:
         if not todo:
             return
         docs = (Doc(self.nlp.vocab, s.split()) for s in todo)
-        if self.n_process == 1:   # the attribute ruler's matches by column tests: the same docs, faster
+        if self.n_process == 1:   # two components sped up, the same docs (gecscore.lang.en.parsing)
             parsed = run_pipeline(self.nlp, docs, self.batch_size)
         else:
             parsed = self.nlp.pipe(docs, batch_size=self.batch_size, n_process=self.n_process)
