@@ -158,3 +158,46 @@ def test_batched_counts_with_common_suffixes_equal_single_counts(S, H, refs, suf
         if S != H and S != tokens_of_ref:
             det, cor = count_columns(naive_alignment(S, H, tokens_of_ref)[0])
             assert row.tolist() == [det.tp, det.tn, det.fp, det.fn, cor.tp, cor.tn, cor.fp, cor.fn, cor.fpn]
+
+
+def _laid_out(S, H, refs):
+    encode = tw.Encoder()
+    src, hyp = encode(S), encode(H)
+    batch = tw.ReferenceBatch.build(src, [encode(r) for r in refs])
+    return src, hyp, batch
+
+
+@settings(max_examples=300, deadline=None)
+@given(tokens, tokens, st.lists(tokens, min_size=1, max_size=6), st.integers(0, 6))
+def test_the_banded_kernel_gives_the_full_programmes_counts_at_any_slack(S, H, refs, slack):
+    """The band (Carrillo-Lipman) changes no count: at any slack, each reference either gets
+    the full programme's counts or is left to a second run with the slack returned, which
+    then passes every reference. Slack 0 forces the second run wherever the sum-of-pairs
+    optimum costs more than its three pairwise optima."""
+    src, hyp, batch = _laid_out(S, H, refs)
+    if not len(batch.order):
+        return
+    args = (src, hyp, batch.flat, batch.starts, batch.lengths, batch.shared)
+    full, wider_full = tw._batch_was_counts(*args, 1 << 20)
+    assert wider_full == -1
+    banded, wider = tw._batch_was_counts(*args, slack)
+    if wider >= 0:
+        assert wider > slack
+        banded, again = tw._batch_was_counts(*args, wider)
+        assert again == -1
+    assert banded.tolist() == full.tolist()
+
+
+def test_a_too_narrow_band_is_widened_and_then_exact():
+    """A hypothesis and reference that disagree on the same words: the sum-of-pairs optimum
+    costs more than the pairwise optima, so slack 0 is too narrow; the slack returned is
+    enough, and ``counts`` (which starts at BAND_SLACK) gives the single-reference counts."""
+    S, H, R = list("abcdabcd"), list("xbydabzd"), list("ybxdazcd")
+    src, hyp, batch = _laid_out(S, H, [R])
+    args = (src, hyp, batch.flat, batch.starts, batch.lengths, batch.shared)
+    _, wider = tw._batch_was_counts(*args, 0)
+    assert wider > 0
+    counts, again = tw._batch_was_counts(*args, wider)
+    assert again == -1
+    assert counts[0].tolist() == tw.was_counts(src, hyp, batch.refs[0]).tolist()
+    assert batch.counts(hyp)[0].tolist() == counts[0].tolist()

@@ -325,3 +325,18 @@ def test_the_minkowski_step_ranks_sums_by_their_first_combination(totals, option
     else:
         assert got is not None
         assert np.array_equal(got[0], values) and np.array_equal(got[1], first)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(0, 10 ** 6), st.booleans())
+def test_a_sentences_counts_are_those_of_its_alignment(seed, mix):
+    """An enumerated sentence's counts come from the batched kernel and its alignment is
+    built only when read (``SentenceResult.columns``): the two agree, column by column, with
+    the chosen reference, and the baseline is the source's against it."""
+    gold, hyp = random_case(seed)
+    result = im.score_imeasure([gold], [hyp], IMeasureConfig(no_mix=not mix))
+    sentence = result.sentences[0]
+    assert "columns" not in vars(sentence) or sentence.search != "enumerated"
+    evaluation, columns = im.align_and_count(sentence.source, sentence.hypothesis, sentence.reference)
+    assert sentence.columns == columns
+    assert im.vector_of(sentence.evaluation) == im.vector_of(evaluation)

@@ -84,17 +84,20 @@ def test_every_task_is_done_exactly_once_whatever_the_order(weights, n_systems, 
 
 def test_joining_is_weighed_against_the_set_up_a_first_task_paid():
     """Once a group's tasks have times, a worker joins it only when the time left (systems
-    left x median task) is more than twice its first task (the set-up the joiner pays)."""
+    left x median task) is more than its first task (the set-up the joiner pays, and one
+    system)."""
     queue = WorkQueue([systems(10), systems(1)], [3, 1])
     assert queue.take(None, []) [0] == 0
     assert queue.take(None, [0])[0] == 1
-    queue.record(0, 10.0)                            # set-up and the first system
+    queue.record(0, 10.0)                            # set-up (7 s) and the first system
     queue.record(1, 1.0)
     queue.record(0, 3.0)
-    assert len(queue.pending[0]) == 9 and queue.worth_joining(0)        # 9 x 3.0 > 2 x 10
-    for _ in range(3):
+    queue.record(0, 3.0)
+    for _ in range(5):
         queue.take(0, [1])
-    assert len(queue.pending[0]) == 6 and not queue.worth_joining(0)    # 6 x 3.0 < 20
+    assert len(queue.pending[0]) == 4 and queue.worth_joining(0)        # 4 x 3.0 > 10
+    queue.take(0, [1])
+    assert len(queue.pending[0]) == 3 and not queue.worth_joining(0)    # 3 x 3.0 < 10
     assert queue.take(1, [0]) is None
 
 

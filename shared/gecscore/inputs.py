@@ -149,10 +149,12 @@ def first_glued_token(lines: Sequence[str]) -> str | None:
     return None
 
 
-@lru_cache(maxsize=8)
+@lru_cache(maxsize=64)
 def _looks_untokenised_seen(lines: tuple[str, ...]) -> bool:
-    """:func:`looks_untokenised`, kept for the last few inputs by content: every configuration
-    of a leaderboard reads the same system's lines (14 checks of one list per system)."""
+    """:func:`looks_untokenised`, kept for the last inputs by content: every configuration of
+    a leaderboard reads the same system's lines (14 checks of one list per system), and a
+    leaderboard worker goes over every system once per group of configurations (64: the
+    systems of a large board, whose lines the worker reads anyway)."""
     return looks_untokenised(lines)
 
 

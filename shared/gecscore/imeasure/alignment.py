@@ -23,6 +23,7 @@ from gecscore.errors import GecInputError
 MATCH, MISMATCH, GAP = 0, 3, 2
 MAX_CELLS = 400_000_000  # one byte per cell: 400 MB for the back-pointer table
 MAX_BATCH_CELLS = MAX_CELLS // 5  # the batched kernel keeps four bytes of cost and one of back-pointer a cell
+BAND_SLACK = 4   # the batched kernel's first band (see _batch_was_counts): wide enough for most sentences
 
 Column = tuple[str | None, str | None, str | None]
 
@@ -114,10 +115,14 @@ def _fill_plane_edges(a, b, ck, prev, cur, bk, cbk):  # pragma: no cover - compi
 
 
 @_njit(cache=True)
-def _fill_plane(a, b, cij, ck, prev, cur, bk, cbk, best04, move04):  # pragma: no cover - compiled
+def _fill_plane(a, b, cij, ck, prev, cur, bk, cbk, best04, move04, lo, hi):  # pragma: no cover - compiled
     """Plane k >= 1 (reference token ``ck``) of the 3-way programme, reference outermost:
     costs ``cur`` and back-pointers ``bk`` from the costs ``prev`` of plane k - 1. The
     back-pointer is the first move, in the order of MOVES, that reaches the minimum.
+
+    Row i >= 1 is filled over the columns ``lo[i]`` .. ``hi[i]`` only (all of them for the
+    whole programme; a band, :func:`_band_rows`, for the banded one); the cells outside are
+    left as they are (:data:`FAR` in a banded table).
 
     A row i >= 1 is filled in three passes, so that the first one has no dependency from one
     cell to the next and compiles to vector instructions: (1) the first minimum of moves
@@ -130,12 +135,16 @@ def _fill_plane(a, b, cij, ck, prev, cur, bk, cbk, best04, move04):  # pragma: n
     g2 = 2 * GAP
     _fill_plane_edges(a, b, ck, prev, cur, bk, cbk)
     for i in range(1, n1 + 1):
+        # the row's cells j = start + 1 .. start + width, indexed from ``start`` (views), so
+        # that every index is known to be >= 0 and the loops compile as the full row's do
+        start = max(lo[i], 1) - 1
+        width = hi[i] - start
         cik = MATCH if a[i - 1] == ck else MISMATCH
-        up_prev, up_cur, here_prev, c_row = prev[i - 1], cur[i - 1], prev[i], cij[i]
-        row, back_row = cur[i], bk[i]
-        for j in range(1, n2 + 1):
+        up_prev, up_cur, here_prev, c_row = prev[i - 1, start:], cur[i - 1, start:], prev[i, start:], cij[i, start:]
+        row, back_row, c_jk, b04, m04 = cur[i, start:], bk[i, start:], cbk[start:], best04[start:], move04[start:]
+        for j in range(1, width + 1):
             c_ij = c_row[j]
-            cjk = cbk[j]
+            cjk = c_jk[j]
             best = up_prev[j - 1] + c_ij + cik + cjk
             move = 0
             v = up_cur[j - 1] + c_ij + g2
@@ -150,16 +159,16 @@ def _fill_plane(a, b, cij, ck, prev, cur, bk, cbk, best04, move04):  # pragma: n
             v = up_cur[j] + g2
             move = 4 if v < best else move
             best = v if v < best else best
-            best04[j] = best
-            move04[j] = move
+            b04[j] = best
+            m04[j] = move
         last = row[0]
-        for j in range(1, n2 + 1):
-            last = min(min(best04[j], here_prev[j] + g2), last + g2)
+        for j in range(1, width + 1):
+            last = min(min(b04[j], here_prev[j] + g2), last + g2)
             row[j] = last
-        for j in range(1, n2 + 1):
+        for j in range(1, width + 1):
             left = row[j - 1] + g2
-            best = best04[j]
-            move = move04[j]
+            best = b04[j]
+            move = m04[j]
             move = 5 if left < best else move
             move = 6 if here_prev[j] + g2 < min(best, left) else move
             back_row[j] = move
@@ -181,9 +190,10 @@ def _fill3(a, b, c):  # pragma: no cover - compiled
     cur = np.empty((n1 + 1, n2 + 1), dtype=np.int32)
     cij = _pair_costs(a, b)
     cbk, best04, move04 = _scratch_rows(n2)
+    lo, hi = np.zeros(n1 + 1, dtype=np.int64), np.full(n1 + 1, n2, dtype=np.int64)
     _fill_plane0(cij, prev, back[0])
     for k in range(1, n3 + 1):
-        _fill_plane(a, b, cij, c[k - 1], prev, cur, back[k], cbk, best04, move04)
+        _fill_plane(a, b, cij, c[k - 1], prev, cur, back[k], cbk, best04, move04, lo, hi)
         tmp = prev
         prev = cur
         cur = tmp
@@ -209,8 +219,9 @@ def _trace3(back, n1, n2, n3):  # pragma: no cover - compiled
 
 
 @_njit(cache=True)
-def _pairwise(a, b):  # pragma: no cover - compiled
-    """Back-pointers of the pairwise programme: 0 diagonal, 1 up (a, -), 2 left (-, b)."""
+def _pair_table(a, b):  # pragma: no cover - compiled
+    """Costs of the pairwise programme: ``d[i, j]``, the cheapest alignment of ``a[:i]`` and
+    ``b[:j]`` (mismatch 3, gap 2)."""
     n1, n2 = a.shape[0], b.shape[0]
     d = np.zeros((n1 + 1, n2 + 1), dtype=np.int64)
     for i in range(1, n1 + 1):
@@ -223,6 +234,14 @@ def _pairwise(a, b):  # pragma: no cover - compiled
             up = d[i - 1, j] + GAP
             left = d[i, j - 1] + GAP
             d[i, j] = min(diag, up, left)
+    return d
+
+
+@_njit(cache=True)
+def _pairwise(a, b):  # pragma: no cover - compiled
+    """Back-pointers of the pairwise programme: 0 diagonal, 1 up (a, -), 2 left (-, b)."""
+    n1, n2 = a.shape[0], b.shape[0]
+    d = _pair_table(a, b)
     moves = np.empty(n1 + n2, dtype=np.uint8)
     n = 0
     i, j = n1, n2
@@ -465,17 +484,67 @@ def baseline_tn_fn(src: np.ndarray, ref: np.ndarray) -> tuple[int, int]:
 
 # ---------------------------------------------------------------- many references at once
 
-@_njit(cache=True)
-def _batch_was_counts(a, b, refs, starts, lengths, shared):  # pragma: no cover - compiled
-    """WAS counts of (a, b, ref) for each reference (no shortcuts): the planes of the first
-    ``shared[r]`` reference tokens are kept from the previous reference.
+FAR = 1 << 28   # the cost of a cell outside the band: above any alignment's (9 a column)
 
-    A suffix common to a, b and a reference is cut off as :func:`_was_counts` does (its
-    tokens are match columns taken first by the back-trace; the costs of the shorter prefixes
-    are those of the same cells of the full programme): the back-trace starts at
-    (n1 - s, n2 - s, n3 - s), and the planes past n3 - s are computed only when a later
-    reference sharing that prefix needs them (``valid``: the planes computed for the prefix
-    now in place)."""
+
+@_njit(cache=True)
+def _band_rows(a, b, slack):  # pragma: no cover - compiled
+    """The band of the source-hypothesis plane: for each row i, the first and last column j
+    where ``pre(i, j) + suf(i, j) <= d + slack``, ``pre``/``suf`` the pairwise costs of the
+    prefixes / suffixes of ``a`` and ``b`` meeting at (i, j), ``d`` their optimal pairwise
+    cost (every row has a cell on an optimal pairwise alignment); and ``d``."""
+    n1, n2 = a.shape[0], b.shape[0]
+    pre = _pair_table(a, b)
+    suf = _pair_table(a[::-1].copy(), b[::-1].copy())
+    bound = pre[n1, n2] + slack
+    lo = np.full(n1 + 1, n2 + 1, dtype=np.int64)
+    hi = np.full(n1 + 1, -1, dtype=np.int64)
+    for i in range(n1 + 1):
+        for j in range(n2 + 1):
+            if pre[i, j] + suf[n1 - i, n2 - j] <= bound:
+                if j < lo[i]:
+                    lo[i] = j
+                hi[i] = j
+    return lo, hi, pre[n1, n2]
+
+
+@_njit(cache=True)
+def _pair_row(x, ck, k, prev, cur):  # pragma: no cover - compiled
+    """Row k of the pairwise programme of a reference (its k-th token ``ck``) against ``x``,
+    from row k - 1."""
+    cur[0] = k * GAP
+    for i in range(1, x.shape[0] + 1):
+        cur[i] = min(prev[i - 1] + (MATCH if x[i - 1] == ck else MISMATCH),
+                     min(prev[i] + GAP, cur[i - 1] + GAP))
+
+
+@_njit(cache=True)
+def _batch_was_counts(a, b, refs, starts, lengths, shared, slack):  # pragma: no cover - compiled
+    """WAS counts of (a, b, ref) for each reference (no shortcuts), and -1, or where the band
+    was too narrow for some reference, the slack that is wide enough for all of them.
+
+    Sharing: the planes of the first ``shared[r]`` reference tokens are kept from the
+    previous reference. A suffix common to a, b and a reference is cut off as
+    :func:`_was_counts` does (its tokens are match columns taken first by the back-trace;
+    the costs of the shorter prefixes are those of the same cells of the full programme):
+    the back-trace starts at (n1 - s, n2 - s, n3 - s), and the planes past n3 - s are
+    computed only when a later reference sharing that prefix needs them (``valid``: the
+    planes computed for the prefix now in place).
+
+    The band (Carrillo and Lipman's bound, 1988): a sum-of-pairs alignment costs the sum of
+    the three pairwise alignments it induces, each at least its pair's optimum; so a cell
+    (i, j, k) on an optimal path of a reference costs, through its (i, j), at least
+    ``pre(i, j) + suf(i, j) + d_sr + d_hr`` <= OPT. Only the cells with ``pre + suf <= d_sh +
+    slack`` (:func:`_band_rows`, the same for every plane and reference, so planes stay
+    shared) are computed, the others are :data:`FAR`: the cells of every optimal path are
+    computed exactly when ``OPT' - d_sr - d_hr <= d_sh + slack``, OPT' the banded programme's
+    cost (>= OPT), which each reference checks before its back-trace. A cell on an optimal
+    path then has its exact cost and every move reaching its minimum comes from a cell on an
+    optimal path (computed exactly), the others from costs at least as high as the exact ones:
+    the back-pointers the back-trace reads, and the alignment, are the full programme's. A
+    reference failing the check is not traced; its OPT' is an upper bound of OPT, so the
+    slack returned (the largest OPT' - d_sr - d_hr - d_sh) passes every check of a second run.
+    """
     n1, n2 = a.shape[0], b.shape[0]
     n_refs = lengths.shape[0]
     n_max = 0
@@ -485,12 +554,20 @@ def _batch_was_counts(a, b, refs, starts, lengths, shared):  # pragma: no cover 
     common = 0   # the suffix a and b share
     while common < min(n1, n2) and a[n1 - 1 - common] == b[n2 - 1 - common]:
         common += 1
-    D = np.empty((n_max + 1, n1 + 1, n2 + 1), dtype=np.int32)
+    lo, hi, d_sh = _band_rows(a, b, slack)
+    D = np.full((n_max + 1, n1 + 1, n2 + 1), FAR, dtype=np.int32)
     back = np.empty((n_max + 1, n1 + 1, n2 + 1), dtype=np.uint8)
+    to_src = np.empty((n_max + 1, n1 + 1), dtype=np.int64)   # pairwise rows: reference x source
+    to_hyp = np.empty((n_max + 1, n2 + 1), dtype=np.int64)   # reference x hypothesis
+    for i in range(n1 + 1):
+        to_src[0, i] = i * GAP
+    for j in range(n2 + 1):
+        to_hyp[0, j] = j * GAP
     cbk, best04, move04 = _scratch_rows(n2)
     cij = _pair_costs(a, b)
     _fill_plane0(cij, D[0], back[0])
     out = np.zeros((n_refs, 9), dtype=np.int64)
+    wider = -1
     valid = 0
     for r in range(n_refs):
         c = refs[starts[r]:starts[r] + lengths[r]]
@@ -500,12 +577,19 @@ def _batch_was_counts(a, b, refs, starts, lengths, shared):  # pragma: no cover 
             suffix += 1
         valid = min(valid, shared[r])
         for k in range(valid + 1, n3 - suffix + 1):
-            _fill_plane(a, b, cij, c[k - 1], D[k - 1], D[k], back[k], cbk, best04, move04)
+            _fill_plane(a, b, cij, c[k - 1], D[k - 1], D[k], back[k], cbk, best04, move04, lo, hi)
+            _pair_row(a, c[k - 1], k, to_src[k - 1], to_src[k])
+            _pair_row(b, c[k - 1], k, to_hyp[k - 1], to_hyp[k])
         valid = max(valid, n3 - suffix)
-        _count_moves(a, b, c, _trace3(back, n1 - suffix, n2 - suffix, n3 - suffix), out[r])
+        e1, e2, e3 = n1 - suffix, n2 - suffix, n3 - suffix
+        need = D[e3, e1, e2] - to_src[e3, e1] - to_hyp[e3, e2] - d_sh
+        if need > slack:
+            wider = max(wider, need)
+            continue
+        _count_moves(a, b, c, _trace3(back, e1, e2, e3), out[r])
         out[r, 1] += suffix
         out[r, 5] += suffix
-    return out
+    return out, wider
 
 
 @dataclass(frozen=True)
@@ -564,7 +648,11 @@ class ReferenceBatch:
             raise GecInputError(
                 f"sentence too long for the O(n^3) alignment: {len(src)} x {len(hyp)} x {self.longest} "
                 f"tokens need {cells:,} cells (limit {MAX_BATCH_CELLS:,})")
-        out[self.order] = _batch_was_counts(src, hyp, self.flat, self.starts, self.lengths, self.shared)
+        counts, wider = _batch_was_counts(src, hyp, self.flat, self.starts, self.lengths, self.shared, BAND_SLACK)
+        if wider >= 0:
+            counts, wider = _batch_was_counts(src, hyp, self.flat, self.starts, self.lengths, self.shared, wider)
+            assert wider < 0
+        out[self.order] = counts
         return out
 
 
