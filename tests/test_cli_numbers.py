@@ -89,3 +89,36 @@ def test_good_values_still_parse():
     args = build_parser().parse_args(["leaderboard", "--bootstrap", "0", "--window", "0", "--seed", "7",
                                       "--jobs", "2", "--connect-timeout", "2.5"])
     assert (args.bootstrap, args.window, args.seed, args.jobs, args.connect_timeout) == (0, 0, 7, 2, 2.5)
+
+
+def _described(parser: argparse.ArgumentParser) -> list:
+    """A parser's flags, recursively: (flags, dest, default, choices, help) of each action."""
+    out = []
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            out.append([(name, _described(sub)) for name, sub in action.choices.items()])
+        else:
+            out.append((tuple(action.option_strings), action.dest, repr(action.default), repr(action.choices),
+                        action.help))
+    return out
+
+
+def _commands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    return next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices
+
+
+@pytest.mark.parametrize("command", sorted(_commands(PARSER)))
+def test_a_command_lines_parser_holds_its_command_as_the_whole_parser_does(command):
+    """A command line builds only its command's parser (``gecscore.cli.COMMANDS``, the
+    registry's metrics): the same command, flags, defaults and help as in the whole parser,
+    and no other command."""
+    alone = build_parser(command)
+    assert list(_commands(alone)) == [command]
+    assert _described(_commands(alone)[command]) == _described(_commands(PARSER)[command])
+
+
+def test_an_unknown_command_gets_the_whole_parsers_error(capsys):
+    """A name no module registers builds every command, so argparse names them all."""
+    assert sorted(_commands(build_parser("leaderbord"))) == sorted(_commands(PARSER))
+    assert main(["leaderbord"]) == 2
+    assert "leaderboard" in capsys.readouterr().err

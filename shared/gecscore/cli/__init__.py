@@ -32,6 +32,16 @@ COMMAND_MODULES = (
     "gecscore.cli.publish", "gecscore.cli.robustness", "gecscore.cli.cache", "gecscore.cli.tune_weights",
     "gecscore.cli.data",
 )
+METRIC_COMMANDS = "gecscore.cli.score"   # registers one command per metric of the registry
+#: the commands each other module registers (``tests/test_cli_numbers.py`` checks them): a
+#: command line builds the parser of its own command only, importing only what that command
+#: needs (``gecscore leaderboard`` imported every metric's module: a second of a re-run)
+COMMANDS = {
+    "m2-to-ixml": "gecscore.cli.imeasure", "leaderboard": "gecscore.cli.leaderboard", "errant": "gecscore.cli.errant",
+    "para-to-m2": "gecscore.cli.para_to_m2", "compare": "gecscore.cli.compare", "publish": "gecscore.cli.publish",
+    "robustness": "gecscore.cli.robustness", "cache": "gecscore.cli.cache", "tune-weights": "gecscore.cli.tune_weights",
+    "data": "gecscore.cli.data",
+}
 
 
 class CommandParser(argparse.ArgumentParser):
@@ -43,12 +53,22 @@ class CommandParser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The command line's parser: every command, or with ``command`` (a command's name) that
+    command's only (a name no module registers gets every command, so that argparse's error
+    lists them)."""
     parser = CommandParser(prog="gecscore", description="Grammatical error correction metrics.")
     parser.add_argument("--version", action="version", version=f"gecscore {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="<command>", required=True)
-    for name in COMMAND_MODULES:
-        importlib.import_module(name).register(subparsers)
+    from gecscore.registry import metric_names
+
+    if command in COMMANDS:
+        importlib.import_module(COMMANDS[command]).register(subparsers)
+    elif command is not None and command in metric_names():
+        importlib.import_module(METRIC_COMMANDS).register(subparsers, only=command)
+    else:
+        for name in COMMAND_MODULES:
+            importlib.import_module(name).register(subparsers)
     for command in subparsers.choices.values():
         command.add_argument("--quiet", action="store_true", help="no progress bars on stderr")
         if not any("--no-cache" in action.option_strings for action in command._actions):
@@ -91,7 +111,8 @@ def main(argv: list[str] | None = None) -> int:
     from gecscore.collection import fewer_collections
 
     fewer_collections()
-    parser = build_parser()
+    words = sys.argv[1:] if argv is None else argv
+    parser = build_parser(words[0] if words and not words[0].startswith("-") else None)
     try:
         args = parser.parse_args(argv)
     except SystemExit as stopped:   # a bad argument (named, status 2) or --help: a status, as any error

@@ -20,12 +20,12 @@ JUDGE_SHORTFALL = 3
 DEFAULT_MAX_FALLBACK_SHARE = 0.1
 
 
-def register(subparsers) -> None:
+def register(subparsers, only: str | None = None) -> None:
     """One command per registered metric (:mod:`gecscore.registry`), its flags read from the
-    metric's config."""
+    metric's config; metric ``only``'s alone when given (its command line's)."""
     from gecscore.registry import metric_class, metric_names
 
-    for name in metric_names():
+    for name in metric_names() if only is None else [only]:
         cls = metric_class(name)
         from gecscore.cli import in_cli_vocabulary
         from gecscore.cli.options import flag
