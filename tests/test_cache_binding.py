@@ -386,6 +386,10 @@ def test_a_judge_answer_answers_only_for_its_own_request(tmp_path):
     ([[1e10, 1.0]], None),                # beyond 32 bits
     ([[-0.0, 1.0]], None),                # a negative zero would come back positive
     ([[float("nan"), 1.0]], None),
+    ([[float("inf"), 1.0]], None),
+    ([[-float("inf"), 1.0]], None),
+    ([[-2.0, 0.0], [5.0, -7.0]], "int16"),  # negatives, and a positive zero
+    ([[-2.0, -0.0]], None),               # a negative zero among negatives
 ])
 def test_a_cell_with_integer_statistics_comes_back_the_same(store_dir, stats, compact):
     """Integer-valued sentence statistics are kept as integers and given back as the same

@@ -159,3 +159,17 @@ def test_statistics_against_prepared_references_equal_counters():
             assert row.tolist() == expected
 
     check()
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(1, 12), min_size=1, max_size=40), st.integers(0, 2 ** 32 - 1))
+def test_sentence_gleu_of_many_sentences_is_each_sentences_own(ref_counts, seed):
+    """The records' sentence GLEU, computed for the sentences with equal reference counts at
+    once, is bit for bit ``np.mean(gleu(table, smooth=True))`` of each sentence (counts with
+    zeros, 1 to 12 references: numpy sums 8 or more pairwise)."""
+    from gecscore.gleu.metric import sentence_gleu
+
+    rng = np.random.default_rng(seed)
+    tables = [rng.integers(0, 6, size=(k, 10)).astype(np.float64) for k in ref_counts]
+    expected = [float(np.mean(gleu(table, smooth=True))) for table in tables]
+    assert [x.hex() for x in sentence_gleu(tables)] == [x.hex() for x in expected]

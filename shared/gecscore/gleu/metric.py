@@ -67,10 +67,10 @@ class GleuMetric(Metric[GleuConfig]):
         signature = self.signature(prepared)
 
         def records() -> list[dict]:
-            return [{"index": i, "gleu": float(np.mean(gleu(table, smooth=True)))} for i, table in enumerate(per_ref)]
+            return [{"index": i, "gleu": score} for i, score in enumerate(sentence_gleu(per_ref))]
 
         return Result(self.name, signature, {"score": value, "gleu": value, "rounds": rounds}, stats, statistic,
-                      None, records)
+                      None, records, partial(sentence_gleu, per_ref))
 
     def reference_options(self) -> tuple[tuple[str, Any], ...]:
         """The references' tokens: no option changes them."""
@@ -89,3 +89,19 @@ def reference_side(prepared: Prepared, order: int) -> tuple[list[tuple[Reference
         unchanged = [stats_against(tuple(g.source), refs) for g, refs in zip(prepared.gold.sentences, grams)]
         found = prepared.state[key] = (grams, unchanged)
     return found
+
+
+def sentence_gleu(per_ref: Sequence[np.ndarray]) -> list[float]:
+    """Each sentence's GLEU (records only): the mean over its references of the smoothed GLEU
+    of its statistics against each, ``np.mean(gleu(table, smooth=True))``, computed for all
+    sentences with the same number of references at once (the same operations on each
+    element, and the mean over each row the same reduction as over one sentence's array)."""
+    scores = [0.0] * len(per_ref)
+    by_count: dict[int, list[int]] = {}
+    for index, table in enumerate(per_ref):
+        by_count.setdefault(table.shape[0], []).append(index)
+    for indices in by_count.values():
+        means = gleu(np.stack([per_ref[i] for i in indices]), smooth=True).mean(axis=-1)
+        for index, mean in zip(indices, means.tolist()):
+            scores[index] = mean
+    return scores

@@ -58,13 +58,17 @@ def exact_integers(values: np.ndarray | None) -> np.ndarray | None:
     fraction, no infinity or nan, no negative zero, within its range), else None."""
     if not isinstance(values, np.ndarray) or values.dtype != np.float64 or values.size == 0:
         return None
-    if not np.isfinite(values).all() or (np.signbit(values) & (values == 0)).any():
+    low, high = values.min(), values.max()   # a nan makes both nan; an infinity is one of them
+    if not (np.isfinite(low) and np.isfinite(high)):
+        return None
+    signed = np.signbit(values)   # a negative zero has its sign bit set: looked for only among those
+    if signed.any() and (values[signed] == 0).any():
         return None
     for dtype in (np.int16, np.int32):
         limits = np.iinfo(dtype)
-        if values.min() >= limits.min and values.max() <= limits.max:
+        if low >= limits.min and high <= limits.max:
             integers = values.astype(dtype)
-            return integers if np.array_equal(integers.astype(np.float64), values) else None
+            return integers if np.array_equal(integers, values) else None   # int16/32 -> float64 is exact
     return None
 
 
