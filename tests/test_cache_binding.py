@@ -411,3 +411,35 @@ def test_a_cell_with_integer_statistics_comes_back_the_same(store_dir, stats, co
     assert back.sentence_stats.tobytes() == values.tobytes()
     assert score.compact().sentence_stats.tobytes() == values.tobytes()
     assert (back.score, back.details, back.signature, back.sentence_scores) == (0.5, {"p": 1.0}, "sig", (0.1, 0.2))
+
+
+def test_large_integer_statistics_are_packed_and_come_back_the_same(store_dir):
+    """Above PACK_ABOVE bytes the integer statistics are kept zlib-packed (as a worker sends
+    them and the cache keeps them) and inflated only when read: the same float64 array, bit
+    for bit, through the cell cache; a packed array whose fields or data are not those of one
+    (a planted entry) is refused when read, not inflated into something else."""
+    import dataclasses
+
+    import numpy as np
+
+    from gecscore.leaderboard.system_scores import PACK_ABOVE, PackedArray, SystemScore
+
+    values = np.random.default_rng(0).integers(-5, 300, size=(600, 1000)).astype(np.float64)
+    assert values.astype(np.int16).nbytes > PACK_ABOVE
+    score = SystemScore(0.5, {"p": 1.0}, "sig", values, None, None)
+    packed = score.compact().stored_stats
+    assert isinstance(packed, PackedArray) and packed.dtype == "<i2" and packed.shape == (600, 1000)
+    assert len(packed.data) < packed.nbytes
+    cells = cell_cache.CellCache(DiskCache(store_dir), "base")
+    identity = cell_cache.CellIdentity("c", "s", (), len(values))
+    cells.put("p" * 64, identity, score)
+    back = cells.get("p" * 64, identity)
+    assert isinstance(back.stored_stats, PackedArray)
+    assert back.sentence_stats.dtype == np.float64 and back.sentence_stats.tobytes() == values.tobytes()
+    for bad in (dict(dtype="<f8"), dict(dtype="|O"), dict(shape=(600, 999)), dict(shape=(600.0, 1000)),
+                dict(data=packed.data[:-5]), dict(data=packed.data + b"x")):
+        planted = object.__new__(PackedArray)   # as an unpickled entry: fields set, nothing checked
+        for field in dataclasses.fields(PackedArray):
+            object.__setattr__(planted, field.name, bad.get(field.name, getattr(packed, field.name)))
+        with pytest.raises(ValueError):
+            planted.unpack()

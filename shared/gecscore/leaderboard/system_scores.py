@@ -3,6 +3,8 @@ the bootstrap needs), scored through the metric seam with the work a process sha
 (:mod:`gecscore.leaderboard.shared_data`)."""
 from __future__ import annotations
 
+import math
+import zlib
 from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Any, Callable, Mapping, Sequence
@@ -14,6 +16,51 @@ from gecscore.leaderboard.shared_data import ReferenceData, SystemData
 from gecscore.metric import Result
 
 
+PACKED_DTYPES = ("<i2", "<i4")   # what exact_integers gives, little-endian
+PACK_ABOVE = 1 << 20   # bytes: GLEU's statistics (13 MB a system on CoNLL-2014 as int16) are packed
+
+
+@dataclass(frozen=True)
+class PackedArray:
+    """An int16/int32 array kept zlib-compressed: a cell's large integer statistics as a worker
+    sends them and the cache keeps them, unpacked only when read (a leaderboard read back
+    without a bootstrap never inflates GLEU's 13 x 13 MB; the workers, not the main process,
+    compress them). Checked when built and when unpacked (a pickle read back from the cache
+    sets the fields without building): a dtype other than int16/int32 or a shape not of sizes
+    is refused, and data that do not inflate to exactly the shape's bytes."""
+
+    dtype: str
+    shape: tuple[int, ...]
+    data: bytes
+
+    def __post_init__(self) -> None:
+        self._check()
+
+    def _check(self) -> None:
+        if self.dtype not in PACKED_DTYPES or not isinstance(self.data, bytes):
+            raise ValueError(f"a packed array holds int16 or int32 bytes, not {self.dtype!r}")
+        if not isinstance(self.shape, tuple) or not all(type(n) is int and n >= 0 for n in self.shape):
+            raise ValueError(f"a packed array's shape is a tuple of sizes, not {self.shape!r}")
+
+    @classmethod
+    def of(cls, array: np.ndarray) -> "PackedArray":
+        little = np.ascontiguousarray(array, dtype=array.dtype.newbyteorder("<"))
+        return cls(little.dtype.str, tuple(int(n) for n in little.shape), zlib.compress(little.tobytes(), 1))
+
+    @property
+    def nbytes(self) -> int:
+        return math.prod(self.shape) * np.dtype(self.dtype).itemsize
+
+    def unpack(self) -> np.ndarray:
+        """The array (read-only), or ValueError when the fields or data are not those of one."""
+        self._check()
+        inflate = zlib.decompressobj()
+        raw = inflate.decompress(self.data, max(self.nbytes, 1))   # 0 would mean no limit
+        if len(raw) != self.nbytes or inflate.unconsumed_tail or inflate.unused_data or not inflate.eof:
+            raise ValueError("a packed array's data do not inflate to its shape's bytes")
+        return np.frombuffer(raw, dtype=np.dtype(self.dtype)).reshape(self.shape)
+
+
 @dataclass(frozen=True)
 class SystemScore:
     """A configuration's score of one system, with what the bootstrap needs.
@@ -22,15 +69,15 @@ class SystemScore:
 
     ``stored_stats``: the sentence statistics (float64), or the same values as int16/int32
     when every one is such an integer (:meth:`compact`: counts, as GLEU's 500 rounds of n-gram
-    counts, 52 MB a system on CoNLL-2014 as float64); :attr:`sentence_stats` gives the float64
-    array either way, made on first use (a leaderboard read back from the cache without a
-    bootstrap never makes them).
+    counts, 52 MB a system on CoNLL-2014 as float64), packed (:class:`PackedArray`) above
+    :data:`PACK_ABOVE` bytes; :attr:`sentence_stats` gives the float64 array either way, made
+    on first use (a leaderboard read back from the cache without a bootstrap never makes them).
     """
 
     score: float
     details: dict[str, Any]
     signature: str
-    stored_stats: np.ndarray | None = None
+    stored_stats: np.ndarray | PackedArray | None = None
     statistic: Callable[[np.ndarray], float] | None = None
     sentence_scores: tuple[float, ...] | None = None   # the metric's own score of each sentence
 
@@ -38,6 +85,8 @@ class SystemScore:
     def sentence_stats(self) -> np.ndarray | None:
         """The sentence statistics as float64 (bit for bit those the metric gave)."""
         stats = self.stored_stats
+        if isinstance(stats, PackedArray):
+            stats = stats.unpack()
         return stats if stats is None or stats.dtype == np.float64 else stats.astype(np.float64)
 
     @property
@@ -48,9 +97,12 @@ class SystemScore:
 
     def compact(self) -> "SystemScore":
         """This score with its statistics as exact integers where they are (same numbers, a
-        quarter of the bytes to send between processes and to keep), else itself."""
+        quarter of the bytes to send between processes and to keep; packed above
+        :data:`PACK_ABOVE` bytes, a tenth of that for GLEU's), else itself."""
         integers = exact_integers(self.stored_stats)
-        return self if integers is None else replace(self, stored_stats=integers)
+        if integers is None:
+            return self
+        return replace(self, stored_stats=PackedArray.of(integers) if integers.nbytes > PACK_ABOVE else integers)
 
 
 def exact_integers(values: np.ndarray | None) -> np.ndarray | None:
