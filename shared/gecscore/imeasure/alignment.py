@@ -555,7 +555,9 @@ def _batch_was_counts(a, b, refs, starts, lengths, shared, slack):  # pragma: no
     while common < min(n1, n2) and a[n1 - 1 - common] == b[n2 - 1 - common]:
         common += 1
     lo, hi, d_sh = _band_rows(a, b, slack)
-    D = np.full((n_max + 1, n1 + 1, n2 + 1), FAR, dtype=np.int32)
+    D = np.empty((n_max + 1, n1 + 1, n2 + 1), dtype=np.int32)
+    filled = 0   # planes 1..filled hold FAR outside the band (a plane is filled when first computed:
+    # the pages of planes no reference reaches stay untouched, as with the full programme)
     back = np.empty((n_max + 1, n1 + 1, n2 + 1), dtype=np.uint8)
     to_src = np.empty((n_max + 1, n1 + 1), dtype=np.int64)   # pairwise rows: reference x source
     to_hyp = np.empty((n_max + 1, n2 + 1), dtype=np.int64)   # reference x hypothesis
@@ -577,6 +579,9 @@ def _batch_was_counts(a, b, refs, starts, lengths, shared, slack):  # pragma: no
             suffix += 1
         valid = min(valid, shared[r])
         for k in range(valid + 1, n3 - suffix + 1):
+            if k > filled:
+                D[k] = FAR
+                filled = k
             _fill_plane(a, b, cij, c[k - 1], D[k - 1], D[k], back[k], cbk, best04, move04, lo, hi)
             _pair_row(a, c[k - 1], k, to_src[k - 1], to_src[k])
             _pair_row(b, c[k - 1], k, to_hyp[k - 1], to_hyp[k])
