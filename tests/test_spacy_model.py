@@ -77,8 +77,9 @@ def test_the_annotations_equal_spacys(models):
 
 _WITHOUT_TORCH = """
 import sys, json
+from gecscore.lang import thinc_import
 from gecscore.lang.en import spacy_model
-hidden = spacy_model.import_thinc_without_torch()
+hidden = thinc_import.import_thinc_without_torch()
 import thinc.compat
 from spacy.tokens import Doc
 nlp = spacy_model.load_spacy_model()
@@ -91,7 +92,7 @@ try:
 except ImportError:
     imports = False
 print(json.dumps({"hidden": hidden, "has_torch": thinc.compat.has_torch, "torch_after_load": torch_after_load,
-                  "imports": imports, "again": spacy_model.import_thinc_without_torch(), "arrays": arrays}))
+                  "imports": imports, "again": thinc_import.import_thinc_without_torch(), "arrays": arrays}))
 """
 
 

@@ -484,6 +484,18 @@ def baseline_tn_fn(src: np.ndarray, ref: np.ndarray) -> tuple[int, int]:
 
 # ---------------------------------------------------------------- many references at once
 
+# The band of the batched programme (Carrillo and Lipman's bound, 1988). A sum-of-pairs
+# alignment costs the sum of the three pairwise alignments it induces, each at least its pair's
+# optimum; so a cell (i, j, k) on an optimal path of a reference has, through its (i, j),
+# ``pre(i, j) + suf(i, j) + d_sr + d_hr <= OPT``. Only the cells with ``pre + suf <= d_sh +
+# slack`` (_band_rows: the same for every plane and reference, so planes stay shared) are
+# computed, the others cost FAR. Every cell of every optimal path is then computed exactly when
+# ``OPT' - d_sr - d_hr <= d_sh + slack`` (OPT' the banded programme's cost, >= OPT), which each
+# reference checks before its back-trace: a cell on an optimal path has its exact cost, every
+# move reaching its minimum comes from a cell on an optimal path and the others from costs at
+# least as high as the exact ones, so the back-pointers read, and the alignment, are the full
+# programme's. A reference failing the check is not traced; its OPT' bounds OPT, so the slack
+# returned (the largest OPT' - d_sr - d_hr - d_sh) passes every check of a second run.
 FAR = 1 << 28   # the cost of a cell outside the band: above any alignment's (9 a column)
 
 
@@ -521,30 +533,14 @@ def _pair_row(x, ck, k, prev, cur):  # pragma: no cover - compiled
 @_njit(cache=True)
 def _batch_was_counts(a, b, refs, starts, lengths, shared, slack):  # pragma: no cover - compiled
     """WAS counts of (a, b, ref) for each reference (no shortcuts), and -1, or where the band
-    was too narrow for some reference, the slack that is wide enough for all of them.
+    (see :data:`FAR`) was too narrow for some reference, the slack wide enough for all.
 
-    Sharing: the planes of the first ``shared[r]`` reference tokens are kept from the
-    previous reference. A suffix common to a, b and a reference is cut off as
-    :func:`_was_counts` does (its tokens are match columns taken first by the back-trace;
-    the costs of the shorter prefixes are those of the same cells of the full programme):
-    the back-trace starts at (n1 - s, n2 - s, n3 - s), and the planes past n3 - s are
-    computed only when a later reference sharing that prefix needs them (``valid``: the
-    planes computed for the prefix now in place).
-
-    The band (Carrillo and Lipman's bound, 1988): a sum-of-pairs alignment costs the sum of
-    the three pairwise alignments it induces, each at least its pair's optimum; so a cell
-    (i, j, k) on an optimal path of a reference costs, through its (i, j), at least
-    ``pre(i, j) + suf(i, j) + d_sr + d_hr`` <= OPT. Only the cells with ``pre + suf <= d_sh +
-    slack`` (:func:`_band_rows`, the same for every plane and reference, so planes stay
-    shared) are computed, the others are :data:`FAR`: the cells of every optimal path are
-    computed exactly when ``OPT' - d_sr - d_hr <= d_sh + slack``, OPT' the banded programme's
-    cost (>= OPT), which each reference checks before its back-trace. A cell on an optimal
-    path then has its exact cost and every move reaching its minimum comes from a cell on an
-    optimal path (computed exactly), the others from costs at least as high as the exact ones:
-    the back-pointers the back-trace reads, and the alignment, are the full programme's. A
-    reference failing the check is not traced; its OPT' is an upper bound of OPT, so the
-    slack returned (the largest OPT' - d_sr - d_hr - d_sh) passes every check of a second run.
-    """
+    The planes of the first ``shared[r]`` reference tokens are kept from the previous
+    reference. A suffix common to a, b and a reference is cut off as :func:`_was_counts` does
+    (match columns taken first by the back-trace; the shorter prefixes' costs are the same
+    cells'): the back-trace starts at (n1 - s, n2 - s, n3 - s), and the planes past n3 - s are
+    computed when a later reference sharing that prefix needs them (``valid``: the planes
+    computed for the prefix now in place)."""
     n1, n2 = a.shape[0], b.shape[0]
     n_refs = lengths.shape[0]
     n_max = 0

@@ -184,7 +184,7 @@ def _init_worker(refset: RefSet, groups: Sequence[Sequence[Configuration]], run:
     if threads:
         limit_threads(threads)
     if all(getattr(config.config, "lang", DEFAULT_LANG) == DEFAULT_LANG for group in groups for config in group):
-        from gecscore.lang.en.spacy_model import import_thinc_without_torch
+        from gecscore.lang.thinc_import import import_thinc_without_torch
 
         import_thinc_without_torch()   # only the English spaCy model can load here: 2.5 s less to start it
     from gecscore.collection import fewer_collections
