@@ -20,7 +20,7 @@ import warnings
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import cached_property, lru_cache
+from functools import lru_cache
 from itertools import product
 from typing import Iterable, Sequence
 
@@ -457,10 +457,13 @@ class SentenceResult:
     n_candidates: int
     evaluation: Evaluation
     search: str = "enumerated"
+    alignment: list[Column] | None = field(default=None, repr=False)   # None until built
 
-    @cached_property
+    @property
     def columns(self) -> list[Column]:
-        return align(self.source, self.hypothesis, self.reference)
+        if self.alignment is None:
+            self.alignment = align(self.source, self.hypothesis, self.reference)
+        return self.alignment
 
 
 @dataclass
@@ -759,18 +762,15 @@ def score_imeasure(gold: Sequence[Gold], hypotheses: Sequence[Sequence[str]],
                 if found.local_segments:
                     search = (f"segments ({found.local_segments} of {found.n_segments} segment(s) with more than "
                               f"{max_candidates} combinations searched locally: may not be the maximum)")
+        columns = None
         if search == "enumerated":   # the batched counts are the alignment's (tests/test_imeasure_alignment.py)
             evaluation = evaluation_of(predicted)
-            result = SentenceResult(index, sentence.id, source, hypothesis, reference, chosen, n_candidates,
-                                    evaluation, search)
         else:   # the segments' prediction is checked, a local search's choice counted, on the full alignment
             evaluation, columns = align_and_count(source, hypothesis, reference)
             if search.startswith("segments") and tuple(predicted) != vector_of(evaluation):
                 search = "segments (counts do not decompose at the cuts: may not be the maximum)"
-            result = SentenceResult(index, sentence.id, source, hypothesis, reference, chosen, n_candidates,
-                                    evaluation, search)
-            result.columns = columns
-        sentences.append(result)
+        sentences.append(SentenceResult(index, sentence.id, source, hypothesis, reference, chosen, n_candidates,
+                                        evaluation, search, columns))
         totals = totals + np.array(vector_of(evaluation), dtype=np.int64)
     partly = [s for s in sentences if s.search.startswith("segments (")]
     for s in partly:

@@ -37,12 +37,12 @@ from typing import Sequence
 
 from gecscore.benchdata.refsets import RefSet
 from gecscore.leaderboard.configurations import Configuration
-from gecscore.options import DEFAULT_LANG
 from gecscore.leaderboard.executor import (InProcess, Row, RowSink, Table, collect, empty_table, in_order, score_here,
                                            score_one_system, scoring_bar, work_groups)
 from gecscore.leaderboard.run_wide import RunWide
 from gecscore.leaderboard.shared_data import ReferenceData
 from gecscore.leaderboard.systems import SystemSource
+from gecscore.options import DEFAULT_LANG
 
 _WORKER: dict = {}
 WORKER_GRACE_S = 2.0

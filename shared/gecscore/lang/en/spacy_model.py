@@ -56,4 +56,3 @@ def _numpy_blas():
     if type(current) is NumpyOps and current.use_blis:
         return use_ops("numpy", use_blis=False)
     return contextlib.nullcontext()
-
