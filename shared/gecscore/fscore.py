@@ -142,14 +142,14 @@ class IMeasureConvention:
         return PRF(p, r, self.f_of(p, r, beta))
 
     def precision_array(self, tp: np.ndarray, fp: np.ndarray) -> np.ndarray:
-        return np.where(tp + fp > 0, tp / (tp + fp), 1.0)
+        return np.where(tp + fp != 0, tp / (tp + fp), 1.0)
 
     def recall_array(self, tp: np.ndarray, fn: np.ndarray) -> np.ndarray:
-        return np.where(tp + fn > 0, tp / (tp + fn), 1.0)
+        return np.where(tp + fn != 0, tp / (tp + fn), 1.0)
 
     def f_array(self, p: np.ndarray, r: np.ndarray, beta: float) -> np.ndarray:
         b2 = beta * beta
-        return np.where(b2 * p + r > 0, (1 + b2) * p * r / (b2 * p + r), 0.0)
+        return np.where(b2 * p + r != 0, (1 + b2) * p * r / (b2 * p + r), 0.0)
 
 
 Convention = M2ScorerConvention | ErrantConvention | IMeasureConvention

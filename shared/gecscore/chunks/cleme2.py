@@ -13,26 +13,43 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from gecscore.chunks.labels import ChunkCounts
-from gecscore.chunks.cleme import ChunkMetricResult, SentenceScore, choose_corpus, tie_break
+import numpy as np
+
+from gecscore.chunks.cleme import (ChunkMetricResult, choose_corpus, choose_sentences, chosen_totals, mean,
+                                   tie_break)
 from gecscore.chunks.config import Cleme2Config
-from gecscore.chunks.evaluation import label_corpus
+from gecscore.chunks.evaluation import weigh_corpus
+from gecscore.chunks.labels import ChunkCounts
 from gecscore.types import ChunkPartition, Sample
 
 RATIOS = ("hit", "wrong", "under", "over")
 
 
+def _share(part, whole):
+    """``part / whole``, 0 where ``whole`` is 0: of floats, or elementwise of arrays."""
+    if isinstance(whole, np.ndarray):
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.where(whole != 0, part / whole, 0.0)
+    return part / whole if whole else 0.0
+
+
 def disentangled_scores(counts: ChunkCounts, alphas: Sequence[float]) -> dict[str, float]:
-    """hit, wrong, under, over and the comprehensive score from (weighted) counts."""
+    """hit, wrong, under, over and the comprehensive score from (weighted) counts; of a
+    :class:`ChunkCounts`, or of arrays of them (:func:`disentangled_table`)."""
     necessary = counts.tp + counts.fp_ne + counts.fn
-    hit = counts.tp / necessary if necessary else 0.0
-    wrong = counts.fp_ne / necessary if necessary else 0.0
-    under = counts.fn / necessary if necessary else 0.0
-    proposed = counts.tp + counts.fp_ne + counts.fp_un
-    over = counts.fp_un / proposed if proposed else 0.0
+    hit = _share(counts.tp, necessary)
+    wrong = _share(counts.fp_ne, necessary)
+    under = _share(counts.fn, necessary)
+    over = _share(counts.fp_un, counts.tp + counts.fp_ne + counts.fp_un)
     a1, a2, a3, a4 = alphas
     score = a1 * hit + a2 * (1 - wrong) + a3 * (1 - under) + a4 * (1 - over)
     return {"score": score, "hit": hit, "wrong": wrong, "under": under, "over": over}
+
+
+def disentangled_table(counts: np.ndarray, alphas: Sequence[float]) -> dict[str, np.ndarray]:
+    """:func:`disentangled_scores` of each row of a counts array (columns tp, fp_ne, fp_un,
+    fn, tn): the same operations in the same order."""
+    return disentangled_scores(ChunkCounts(*counts.T), alphas)
 
 
 def score_cleme2(samples: Sequence[Sample], config: Cleme2Config = Cleme2Config(), *,
@@ -41,22 +58,18 @@ def score_cleme2(samples: Sequence[Sample], config: Cleme2Config = Cleme2Config(
     model-backed weigher (similarity, LLM) comes as ``weigher``; ``partitions``: the samples'
     chunk partitions, if already computed (they do not depend on any option)."""
     level, alphas = config.level, config.alpha
-    chunks = label_corpus(samples, assumption=config.assumption, level=level, weighting=config.weighting,
-                          partitions=partitions, weigher=weigher)
+    partitions, weighed = weigh_corpus(samples, assumption=config.assumption, level=level,
+                                       weighting=config.weighting, partitions=partitions, weigher=weigher)
+    table = disentangled_table(weighed.counts, alphas)
     if level == "corpus":
         def key(totals: ChunkCounts, counts: ChunkCounts):
             return (disentangled_scores(totals + counts, alphas)["score"], *tie_break(counts))
-        totals, chosen = choose_corpus(chunks, key)
+        totals, chosen = choose_corpus(weighed, key)
         scores = disentangled_scores(totals, alphas)
-        sentences = [SentenceScore(i, c, disentangled_scores(c.counts, alphas)) for i, c in enumerate(chosen)]
+        sentences = {k: v[chosen] for k, v in table.items()}
     else:
-        sentences = []
-        for i, sample in enumerate(chunks):
-            scored = [(c, disentangled_scores(c.counts, alphas)) for c in sample.candidates]
-            best, best_scores = max(scored, key=lambda cs: (cs[1]["score"], cs[1]["hit"], -cs[1]["wrong"],
-                                                            -cs[1]["under"], -cs[1]["over"]))
-            sentences.append(SentenceScore(i, best, best_scores))
-        n = len(sentences) or 1
-        scores = {k: sum(s.scores[k] for s in sentences) / n for k in ("score", *RATIOS)}
-        totals = sum((s.counts for s in sentences), ChunkCounts())
-    return ChunkMetricResult("cleme2", scores, totals, sentences, chunks)
+        chosen, sentences = choose_sentences(weighed, table, (table["score"], table["hit"], -table["wrong"],
+                                                              -table["under"], -table["over"]))
+        scores = {k: mean(sentences[k]) for k in ("score", *RATIOS)}
+        totals = chosen_totals(weighed, chosen)
+    return ChunkMetricResult("cleme2", scores, totals, samples, partitions, weighed, chosen, sentences)

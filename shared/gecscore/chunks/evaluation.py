@@ -1,21 +1,21 @@
 """From samples to weighted, labelled chunks: the shared front half of CLEME and CLEME2.0.
 
 Partitioning is the expensive step and does not depend on the metric options, so
-:func:`partition_corpus` is separate: partition once, then label and weigh for each
-setting.
+:func:`partition_corpus` is separate: partition once, label once per assumption, then weigh
+for each setting (:func:`weigh_corpus`, whole-corpus arrays: :mod:`gecscore.chunks.candidates`).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
-from gecscore.chunks.partition import partition_chunks
+from gecscore.chunks.candidates import CandidateLabels, WeighedCandidates
 from gecscore.chunks.config import MODEL_WEIGHTINGS, WEIGHTINGS
 from gecscore.chunks.labels import ASSUMPTIONS, LabelledChunks, label_sample
+from gecscore.chunks.length_weights import length_bias, length_weights
+from gecscore.chunks.partition import partition_chunks
 from gecscore.options import LEVELS
 from gecscore.types import ChunkPartition, Sample
-from gecscore.chunks.length_weights import chunk_length_weights, length_bias, length_weights
-
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,6 +34,7 @@ class ChunkedCorpus(Sequence[ChunkPartition]):
     def __init__(self, partitions: Sequence[ChunkPartition]):
         self.partitions = list(partitions)
         self._labels: dict[str, list[tuple[LabelledChunks, ...]]] = {}
+        self._candidates: dict[str, CandidateLabels] = {}
         self._lengths: list[tuple[int, ...]] | None = None
         self._bias: float | None = None
 
@@ -47,6 +48,12 @@ class ChunkedCorpus(Sequence[ChunkPartition]):
         if assumption not in self._labels:
             self._labels[assumption] = [label_sample(p, assumption) for p in self.partitions]
         return self._labels[assumption]
+
+    def candidates(self, assumption: str) -> CandidateLabels:
+        """The assumption's labels as arrays (:mod:`gecscore.chunks.candidates`), built once."""
+        if assumption not in self._candidates:
+            self._candidates[assumption] = CandidateLabels.of(self.labelled(assumption), self.hypothesis_lengths())
+        return self._candidates[assumption]
 
     def hypothesis_lengths(self) -> list[tuple[int, ...]]:
         if self._lengths is None:
@@ -75,9 +82,11 @@ CorpusWeigher = Callable[[Sequence[Sample], Sequence[ChunkPartition],
                           Sequence[Sequence[LabelledChunks]]], list[list[Sequence[float]]]]
 
 
-def label_corpus(samples: Sequence[Sample], *, assumption: str, level: str, weighting: str, partitions: Sequence[ChunkPartition] | None = None,
-                 weigher: CorpusWeigher | None = None) -> list[SampleChunks]:
-    """Label every sample's chunks and weigh them.
+def weigh_corpus(samples: Sequence[Sample], *, assumption: str, level: str, weighting: str,
+                 partitions: Sequence[ChunkPartition] | None = None, weigher: CorpusWeigher | None = None
+                 ) -> tuple[ChunkedCorpus, WeighedCandidates]:
+    """Label every sample's chunks and weigh them: the partitions and, for every candidate
+    labelling, its chunk weights and counts.
 
     ``weighting`` is ``none`` or ``length``; ``similarity`` and ``llm`` need a model, given as
     ``weigher`` (:func:`gecscore.chunks.weighers.build_chunk_weigher` makes one).
@@ -94,13 +103,26 @@ def label_corpus(samples: Sequence[Sample], *, assumption: str, level: str, weig
         partitions = ChunkedCorpus(partitions)
     if len(partitions) != len(samples):
         raise ValueError(f"{len(partitions)} partitions for {len(samples)} samples")
-    labelled = partitions.labelled(assumption)
+    candidates = partitions.candidates(assumption)
     if weigher is not None:
-        weights = weigher(samples, partitions, labelled)
-        labelled = [tuple(c.reweighted(w) for c, w in zip(cands, ws, strict=True))
-                    for cands, ws in zip(labelled, weights, strict=True)]
+        weights = candidates.model_weights(weigher(samples, partitions, candidates.labelled))
     elif weighting == "length":
-        params = length_weights(level, assumption, partitions.length_bias())
-        labelled = [tuple(c.reweighted(chunk_length_weights(params, lengths, c.labels)) for c in cands)
-                    for lengths, cands in zip(partitions.hypothesis_lengths(), labelled)]
-    return [SampleChunks(s, p, c) for s, p, c in zip(samples, partitions, labelled, strict=True)]
+        weights = candidates.length_weights(length_weights(level, assumption, partitions.length_bias()))
+    else:
+        weights = None
+    return partitions, candidates.weighed(weights)
+
+
+def label_corpus(samples: Sequence[Sample], *, assumption: str, level: str, weighting: str,
+                 partitions: Sequence[ChunkPartition] | None = None, weigher: CorpusWeigher | None = None
+                 ) -> list[SampleChunks]:
+    """:func:`weigh_corpus` as one :class:`SampleChunks` per sample."""
+    partitions, weighed = weigh_corpus(samples, assumption=assumption, level=level, weighting=weighting,
+                                       partitions=partitions, weigher=weigher)
+    return sample_chunks(samples, partitions, weighed)
+
+
+def sample_chunks(samples: Sequence[Sample], partitions: Sequence[ChunkPartition],
+                  weighed: WeighedCandidates) -> list[SampleChunks]:
+    """Each sample with its partition and its weighed candidates as objects."""
+    return [SampleChunks(s, p, c) for s, p, c in zip(samples, partitions, weighed.candidates(), strict=True)]

@@ -29,6 +29,10 @@ class Label(str, Enum):
         return self.value
 
 
+#: the labels in the order of :class:`ChunkCounts`' fields (the columns of counts arrays)
+LABELS = (Label.TP, Label.FP_NE, Label.FP_UN, Label.FN, Label.TN)
+
+
 def label_dependent(hypothesis: Sequence[Chunk], reference: Sequence[Chunk]) -> tuple[Label, ...]:
     """Labels against one reference (correction dependence)."""
     labels = []
@@ -105,15 +109,18 @@ class ChunkCounts:
 @dataclass(frozen=True, slots=True)
 class LabelledChunks:
     """The hypothesis chunks of one sample labelled against one reference (dep; its index)
-    or against all references (ind; ``reference`` is None), with one weight per chunk."""
+    or against all references (ind; ``reference`` is None), with one weight per chunk, and
+    their :meth:`ChunkCounts.of` (``counts``: summed here, unless given by a caller that summed
+    them in the same order, :mod:`gecscore.chunks.candidates`)."""
 
     reference: int | None
     labels: tuple[Label, ...]
     weights: tuple[float, ...]
-    counts: ChunkCounts = field(init=False, compare=False)
+    counts: ChunkCounts = field(default=None, compare=False)   # type: ignore[assignment]
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "counts", ChunkCounts.of(self.labels, self.weights))
+        if self.counts is None:
+            object.__setattr__(self, "counts", ChunkCounts.of(self.labels, self.weights))
 
     def reweighted(self, weights: Sequence[float]) -> "LabelledChunks":
         return LabelledChunks(self.reference, self.labels, tuple(weights))

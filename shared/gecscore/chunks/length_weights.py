@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Iterable, Sequence
+from typing import Iterable
 
 from gecscore.chunks.labels import Label
 from gecscore.types import ChunkPartition
@@ -49,7 +49,7 @@ class LengthWeights:
         else:
             params, exponent = self.fp, length - self.bias
         value = params.a / (1 + (params.a - 1) * math.exp(exponent))
-        return min(max(value, params.low), params.high)
+        return float(min(max(value, params.low), params.high))   # a float even where clipped to an int bound
 
 
 # CLEME's table (the newer reference code always uses the corpus row: a bug we do not copy).
@@ -77,8 +77,3 @@ def length_weights(level: str, assumption: str, bias: float) -> LengthWeights:
     tp, fp, fn = _TABLE[key]
     return LengthWeights(tp, fp, fn, bias)
 
-
-def chunk_length_weights(weights: LengthWeights, lengths: Sequence[int],
-                         labels: Sequence[Label]) -> tuple[float, ...]:
-    """One weight per chunk from the hypothesis chunk lengths (0 for a dummy FN)."""
-    return tuple(map(weights.weight, labels, lengths))

@@ -114,12 +114,14 @@ class _ChunkMetric(Metric):
         from gecscore.chunks.evaluation import partition_corpus
 
         hypotheses, extracted = self.hypotheses(prepared, predictions, work)
-        samples = self.samples(prepared, hypotheses)
-        # the partition depends on no option: every CLEME configuration of a system shares it
+        # the samples and their partition depend on no option: every CLEME configuration of a
+        # system shares them
         key = f"chunk partitions:{self.lang if extracted else 'given'}:tok={self.tokenize}"
-        partitions = work.get(key)
-        if partitions is None:
-            partitions = work[key] = partition_corpus(samples)
+        shared = work.get(key)
+        if shared is None:
+            samples = self.samples(prepared, hypotheses)
+            shared = work[key] = (samples, partition_corpus(samples))
+        samples, partitions = shared
         detail = self._score_samples(samples, partitions)
         values = result_values(detail)
         weigher = self._weigher
@@ -138,9 +140,9 @@ class _ChunkMetric(Metric):
 
 def sentence_score_values(detail, key: str) -> list[float]:
     """Each sentence's ``key`` score in sentence order: the field :func:`sentence_records`
-    copies from the same ``scores``, without describing every chunk (a leaderboard asks for
-    these of every configuration and system)."""
-    return [s.scores[key] for s in sorted(detail.sentences, key=lambda s: s.index)]
+    copies from the same table, without describing every chunk (a leaderboard asks for these
+    of every configuration and system)."""
+    return detail.sentence_table[key].tolist()
 
 
 class ClemeMetric(_ChunkMetric):
@@ -154,9 +156,9 @@ class ClemeMetric(_ChunkMetric):
 
     def _statistics(self, detail):
         if self.config.level == "corpus":
-            stats = [[s.counts.tp, s.counts.fp, s.counts.fn] for s in detail.sentences]
-            return np.asarray(stats, dtype=np.float64).reshape(-1, 3), partial(cleme_from_means, beta=self.config.beta)
-        return np.asarray([[s.scores["f"]] for s in detail.sentences], dtype=np.float64).reshape(-1, 1), first_column
+            tp, fp_ne, fp_un, fn, _ = detail.chosen_counts().T
+            return np.stack([tp, fp_ne + fp_un, fn], axis=1), partial(cleme_from_means, beta=self.config.beta)
+        return detail.sentence_table["f"].reshape(-1, 1), first_column
 
 
 class Cleme2Metric(_ChunkMetric):
@@ -172,10 +174,8 @@ class Cleme2Metric(_ChunkMetric):
 
     def _statistics(self, detail):
         if self.config.level == "corpus":
-            stats = [[s.counts.tp, s.counts.fp_ne, s.counts.fp_un, s.counts.fn] for s in detail.sentences]
-            return (np.asarray(stats, dtype=np.float64).reshape(-1, 4),
-                    partial(cleme2_from_means, alphas=self.config.alpha))
-        return np.asarray([[s.scores["score"]] for s in detail.sentences], dtype=np.float64).reshape(-1, 1), first_column
+            return detail.chosen_counts()[:, :4].copy(), partial(cleme2_from_means, alphas=self.config.alpha)
+        return detail.sentence_table["score"].reshape(-1, 1), first_column
 
 
 @storable
