@@ -74,3 +74,22 @@ def test_the_lemma_column_is_written_whole(nlp):
     got = list(RememberedLemmas(nlp.get_pipe("lemmatizer")).pipe(docs, batch_size=8))
     assert all((d.to_array([LEMMA]) != 0).all() for d in got)
     assert np.array_equal(got[0].to_array([LEMMA]), got[4].to_array([LEMMA]))
+
+
+def test_the_index_as_sets_answers_as_the_lists(nlp):
+    """spaCy's rule_lemmatize reading the lemma index as sets (the memo's view) gives every
+    token the lemmas it gives reading the model's lists: forms found in the index and not."""
+    from gecscore.lang.en.lemma_memo import _IndexedAsSets, _SetIndex
+
+    lemmatizer = nlp.get_pipe("lemmatizer")
+    view = _IndexedAsSets(lemmatizer, _SetIndex(lemmatizer.lookups))
+    docs = docs_before(nlp, SENTENCES + ["The families were inheriting and developing the considered houses .",
+                                         "Blorfing zorbles quickly glimmered ."], "lemmatizer")
+    for token in (t for doc in docs for t in doc):
+        lemmatizer.cache.clear()
+        theirs = lemmatizer.rule_lemmatize(token)
+        lemmatizer.cache.clear()
+        assert type(lemmatizer).rule_lemmatize(view, token) == theirs
+    index = lemmatizer.lookups.get_table("lemma_index")
+    assert view.lookups.get_table("lemma_index").get("verb") == frozenset(index.get("verb")) != frozenset()
+    assert view.lookups.get_table("lemma_rules") is lemmatizer.lookups.get_table("lemma_rules")
