@@ -17,9 +17,9 @@ from gecscore.chunks.config import Cleme2Config, ClemeConfig
 from gecscore.chunks.labels import LABELS, ChunkCounts, LabelledChunks, label_sample
 from gecscore.chunks.length_weights import length_bias, length_weights
 from gecscore.chunks.partition import partition_chunks
-from gecscore.types import Sample
+from gecscore.types import Sample, Target
 
-from test_chunk_partition import samples as sample_parts
+from test_chunk_partition import edits_for, samples as sample_parts
 
 ALPHAS = (0.45, 0.35, 0.15, 0.05)
 
@@ -183,3 +183,30 @@ def test_length_weights_are_floats_even_at_an_integer_bound():
     params = length_weights("sentence", "dep", 2.0)
     value = params.weight(LABELS[3], 5)
     assert value == 1 and type(value) is float
+
+
+@settings(max_examples=100, deadline=None)
+@given(corpora(), st.data())
+def test_a_sample_memo_answers_as_partitioning_afresh(corpus, data):
+    """Two systems against one gold through one memo (the second keeps some of the first's
+    hypotheses, changes others): every partition and label list equals a fresh one; a kept
+    line's partition is the memo's, not recomputed; a small capacity changes nothing."""
+    from dataclasses import replace
+
+    from gecscore.chunks.evaluation import SampleMemo, partition_corpus
+
+    second = [s if data.draw(st.booleans())
+              else replace(s, hypothesis=Target.from_edits(s.source, data.draw(edits_for(len(s.source)))))
+              for s in corpus]
+    for capacity in (100, 1):
+        memo = SampleMemo(capacity)
+        first_run = partition_corpus(corpus, memo)
+        for samples in (corpus, second):
+            got, fresh = partition_corpus(samples, memo), partition_corpus(samples)
+            assert got.partitions == fresh.partitions
+            for assumption in ("dep", "ind"):
+                assert got.labelled(assumption) == fresh.labelled(assumption)
+        if capacity == 100:
+            again = partition_corpus(corpus, memo)
+            assert all(a is b for a, b in zip(again.partitions, first_run.partitions))
+

@@ -111,7 +111,7 @@ class _ChunkMetric(Metric):
         return self._weigher.facts() if self._weigher is not None else ()
 
     def _score(self, prepared: Prepared, predictions: Predictions, work: dict[str, Any]) -> Result:
-        from gecscore.chunks.evaluation import partition_corpus
+        from gecscore.chunks.evaluation import SampleMemo, partition_corpus
 
         hypotheses, extracted = self.hypotheses(prepared, predictions, work)
         # the samples and their partition depend on no option: every CLEME configuration of a
@@ -120,7 +120,8 @@ class _ChunkMetric(Metric):
         shared = work.get(key)
         if shared is None:
             samples = self.samples(prepared, hypotheses)
-            shared = work[key] = (samples, partition_corpus(samples))
+            memo = prepared.state.setdefault("sample memo", SampleMemo())   # across the systems
+            shared = work[key] = (samples, partition_corpus(samples, memo))
         samples, partitions = shared
         detail = self._score_samples(samples, partitions)
         values = result_values(detail)
