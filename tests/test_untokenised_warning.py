@@ -6,6 +6,8 @@ from __future__ import annotations
 import warnings
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from gecscore.inputs import is_glued, looks_untokenised, warn_if_untokenised
 
@@ -59,3 +61,17 @@ def test_checking_tokenised_text_does_not_import_spacy():
             "print('spacy' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.lists(st.text(alphabet="aZ9_.,!?;:)](\"'nts ", min_size=1, max_size=8) | st.sampled_from(
+    ["don't", "it's", "(the", "home.", "U.S.", "etc.", "\"hi", "said,", "x]"]), max_size=6),
+       st.lists(st.sampled_from([" ", "  ", "\t", "\u00a0", "\u2003", "\x1c"]), min_size=7, max_size=7))
+def test_a_line_the_quick_search_passes_has_no_glued_token(tokens, spaces):
+    """The one search per line (inputs._MAY_BE_GLUED) finds every line a token of which
+    _GLUED finds: a line it passes over has no glued token (so the count is unchanged)."""
+    from gecscore.inputs import _GLUED, _MAY_BE_GLUED
+
+    line = "".join(t + s for t, s in zip(tokens, spaces))
+    if any(_GLUED.search(token) for token in line.split()):
+        assert _MAY_BE_GLUED.search(line)

@@ -14,6 +14,11 @@ from gecscore.errors import GecInputError
 BOM = "\ufeff"
 # a word with punctuation glued to it ("home." "said," "don't"): spaCy would split these
 _GLUED = re.compile(r"\w[.,!?;:)\]\"]$|^[(\[\"]\w|\w(n't|'s|'re|'ve|'ll|'d|'m)$", re.IGNORECASE)
+# a line with a token _GLUED may match (each of its three forms at a token's edge: before a
+# space or the line's end, after a space or the line's start): a line it does not match has no
+# glued token, and most lines of tokenised text are told so by one search
+_MAY_BE_GLUED = re.compile(r"\w[.,!?;:)\]\"](?=\s|$)|(?:^|(?<=\s))[(\[\"]\w|\w(?:n't|'s|'re|'ve|'ll|'d|'m)(?=\s|$)",
+                           re.IGNORECASE)
 UNTOKENISED_SHARE = 0.2
 # An abbreviation keeps its period in tokenised text (the CoNLL-2014 and PTB tokenisations keep
 # "etc.", "Mr.", "U.S.", "C."): initials and dotted abbreviations, spaCy's English exceptions
@@ -124,6 +129,8 @@ def looks_untokenised(lines: Sequence[str]) -> bool:
         return False
     surely, maybe = 0, []
     for line in lines:
+        if not _MAY_BE_GLUED.search(line):
+            continue
         glue = max((_glue(token) for token in line.split()), key=_GLUE_ORDER.index, default=NOT_GLUED)
         if glue == SURELY_GLUED:
             surely += 1

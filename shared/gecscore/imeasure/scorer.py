@@ -319,6 +319,13 @@ def count_combinations(options: Sequence[Sequence[Option]]) -> int:
     return math.prod(len(o) for o in options)
 
 
+@lru_cache(maxsize=16384)
+def combinations_of(sentence: Gold) -> int:
+    """:func:`count_combinations` of the sentence's :func:`error_options`, kept while several
+    systems are scored (a function of the gold sentence alone)."""
+    return count_combinations(error_options(sentence))
+
+
 def mixed_candidates(source: Tokens, options: Sequence[Sequence[Option]]) -> list[Tokens]:
     """Every combination (one option per error), deduplicated by the resulting sentence."""
     seen: dict[Tokens, int] = {}
@@ -733,8 +740,7 @@ def score_imeasure(gold: Sequence[Gold], hypotheses: Sequence[Sequence[str]],
         predicted = None
         n_combinations = 0
         if mix:
-            options = error_options(sentence)
-            n_combinations = count_combinations(options)
+            n_combinations = combinations_of(sentence)
             largest = max(largest, n_combinations)
         if not mix or n_combinations <= max_candidates:
             prepared = candidates[index] if candidates is not None else None
@@ -748,6 +754,7 @@ def score_imeasure(gold: Sequence[Gold], hypotheses: Sequence[Sequence[str]],
                 largest = max(largest, n_candidates)
         else:
             chosen, n_candidates = 0, n_combinations
+            options = error_options(sentence)
             found = _segmented_search(sentence, hypothesis, options, selection, offset, max_candidates)
             if found is None:
                 reference = _local_search(source, hypothesis, options, selection, offset)
