@@ -103,7 +103,9 @@ def rulers(draw):
         length = draw(st.integers(1, 3))
         patterns = [[dict(draw(st.lists(token_tests(), max_size=2))) for _ in range(length)]
                     for _ in range(draw(st.integers(1, 2)))]
-        ruler.add(patterns, {"LEMMA": draw(st.sampled_from(["x", "y"]))}, index=draw(st.integers(-length, length - 1)))
+        attrs = draw(st.sampled_from([{"LEMMA": "x"}, {"LEMMA": "y"}, {"POS": "NOUN"}, {"POS": "VERB", "LEMMA": "z"},
+                                      {"TAG": "NN"}, {"MORPH": "Number=Sing"}, {"MORPH": "Number=Plur", "POS": "NOUN"}]))
+        ruler.add(patterns, attrs, index=draw(st.integers(-length, length - 1)))
     return ruler
 
 
@@ -138,3 +140,20 @@ def test_conll14_sentences_annotate_as_nlp_pipe(nlp):
     expected = [d.to_array(ANNOTATIONS) for d in nlp.pipe(Doc(nlp.vocab, s.split()) for s in lines)]
     got = [d.to_array(ANNOTATIONS) for d in run_pipeline(nlp, (Doc(nlp.vocab, s.split()) for s in lines), 256)]
     assert all(np.array_equal(a, b) for a, b in zip(got, expected, strict=True))
+
+
+@settings(max_examples=examples(150, 2000), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_generated_rulers_annotate_as_spacy(data):
+    """The annotations written token by token (each field's last write) equal spaCy's
+    set_annotations, match by match: rules overlapping on a token, negative indices."""
+    ruler = data.draw(rulers())
+    compiled = compile_rules(ruler)
+    batch = data.draw(docs(ruler.vocab))
+    theirs = [Doc(ruler.vocab).from_bytes(doc.to_bytes()) for doc in batch]
+    ours = [Doc(ruler.vocab).from_bytes(doc.to_bytes()) for doc in batch]
+    for doc in theirs:
+        ruler.set_annotations(doc, ruler.match(doc))
+    compiled._annotate(ours)
+    fields = [LEMMA, POS, TAG, MORPH]
+    assert all(np.array_equal(a.to_array(fields), b.to_array(fields)) for a, b in zip(ours, theirs))

@@ -21,7 +21,7 @@ reads): a string by its hash, a boolean as 0/1, ``IN``/``NOT_IN`` by membership 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator, Sequence
 
 import numpy as np
@@ -111,6 +111,8 @@ class CompiledAttributeRules:
     ruler: Any
     patterns: tuple[Pattern, ...]
     columns: tuple[int, ...]   # the attribute ids read, in Doc.to_array's column order
+    # per REGEX pattern, whether it is found in each string id met so far (strings do not change)
+    searched: dict[str, dict[int, bool]] = field(default_factory=dict, compare=False, repr=False)
 
     def matches(self, docs: Sequence) -> list[list[Match]]:
         """For each doc, ``AttributeRuler.match(doc)``: found over the docs' columns stacked."""
@@ -148,9 +150,16 @@ class CompiledAttributeRules:
             inside = np.isin(values, np.array(test.values, dtype=np.uint64))
             return inside if test.kind == "IN" else ~inside
         distinct, where = np.unique(values, return_inverse=True)
+        found = self.searched.setdefault(test.pattern, {})
         regex = re.compile(test.pattern)
         strings = self.ruler.vocab.strings
-        return np.array([bool(regex.search(strings[int(v)])) for v in distinct], dtype=bool)[where]
+        answers = []
+        for value in distinct.tolist():
+            answer = found.get(value)
+            if answer is None:
+                answer = found[value] = bool(regex.search(strings[value]))
+            answers.append(answer)
+        return np.array(answers, dtype=bool)[where.reshape(-1)]
 
     def _per_doc(self, rules: np.ndarray, starts: np.ndarray, sizes: np.ndarray, lengths: np.ndarray,
                  doc_of: np.ndarray) -> list[list[Match]]:
@@ -182,6 +191,41 @@ class CompiledAttributeRules:
             yield from self._annotate(batch)
 
     def _annotate(self, batch: list) -> list:
+        writes = _direct_writes(self.ruler)
         for doc, found in zip(batch, self.matches(batch)):
-            self.ruler.set_annotations(doc, found)
+            if writes is None or not _write(doc, found, self.ruler, writes):
+                self.ruler.set_annotations(doc, found)
         return batch
+
+
+# Token fields that spaCy's set_token_attrs writes as they are, on the token alone (the lexeme
+# keeps none of them): a later write of one only replaces an earlier one.
+_FIELDS = ("LEMMA", "POS", "TAG", "DEP", "MORPH")
+
+
+def _direct_writes(ruler) -> Any:
+    """spaCy's ``set_token_attrs`` when every rule of the ruler writes only :data:`_FIELDS`,
+    else None (``set_annotations`` applies them)."""
+    from spacy.attrs import IDS
+    from spacy.tokens._retokenize import set_token_attrs
+
+    fields = {IDS[name] for name in _FIELDS}
+    return set_token_attrs if all(set(attrs) <= fields for attrs in ruler.attrs) else None
+
+
+def _write(doc, found: Sequence[Match], ruler, set_token_attrs) -> bool:
+    """``ruler.set_annotations(doc, found)`` written token by token: each token's fields take
+    the last value the sorted matches write to them (what writing them match by match leaves,
+    the fields being independent), without a Span per match. False, writing nothing, when a
+    rule's token index falls outside its match (spaCy's own call then raises its error)."""
+    attrs, indices = ruler.attrs, ruler.indices
+    final: dict[int, dict] = {}
+    for rule, _key, start, end in found:
+        index = indices[rule]
+        at = start + index if index >= 0 else end + index
+        if not start <= at < end:
+            return False
+        final.setdefault(at, {}).update(attrs[rule])
+    for at, values in final.items():
+        set_token_attrs(doc[at], values)
+    return True
