@@ -18,7 +18,7 @@ from gecscore.lru import LruCache
 from gecscore.options import LEVELS
 from gecscore.types import ChunkPartition, Sample
 
-SAMPLE_MEMO_SIZE = 100_000   # samples (a partition and its labels each) one gold keeps
+SAMPLE_MEMO_SIZE = 20_000   # samples one gold keeps (about 7 KB each: a partition and its labels)
 
 
 @dataclass(frozen=True, slots=True)
