@@ -210,3 +210,14 @@ def test_a_sample_memo_answers_as_partitioning_afresh(corpus, data):
             again = partition_corpus(corpus, memo)
             assert all(a is b for a, b in zip(again.partitions, first_run.partitions))
 
+
+
+@pytest.mark.parametrize("level", ["corpus", "sentence"])
+def test_a_sample_without_references_is_refused_under_dep(level):
+    """Under ``dep`` a sample has one candidate per reference: none without references, which
+    is an error at either level (not another sample's candidate taken for it)."""
+    from cleme_examples import sample_1, sample_2
+
+    bare = Sample(sample_1().source, sample_1().hypothesis, (), 0)
+    with pytest.raises(ValueError, match="no candidate"):
+        score_cleme([bare, sample_2()], ClemeConfig(level=level, assumption="dep"))

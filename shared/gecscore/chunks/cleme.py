@@ -104,6 +104,8 @@ def choose_corpus(weighed: WeighedCandidates, total_key: Callable[[ChunkCounts, 
     ``max(candidates, key=total_key(totals, counts))`` (the first of equal keys), then
     ``totals + counts``. A sample whose candidates all have the same counts takes its first
     without ranking them (their keys are equal)."""
+    if (np.diff(weighed.labels.first) < 1).any():
+        raise ValueError("a sample has no candidate (no reference to label it against)")
     first = weighed.labels.first.tolist()
     counts = weighed.counts.tolist()
     unique = weighed.unique_choice().tolist()
