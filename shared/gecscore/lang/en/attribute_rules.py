@@ -26,6 +26,7 @@ from typing import Any, Iterable, Iterator, Sequence
 
 import numpy as np
 
+from gecscore.lang.en.batches import in_batches
 # The attributes whose Matcher value is Doc.to_array's: the token's or its lexeme's stored id.
 ATTRIBUTES = ("ORTH", "LOWER", "NORM", "TAG", "POS", "DEP", "LEMMA",
               "IS_SPACE", "IS_PUNCT", "IS_ALPHA", "IS_DIGIT")
@@ -71,7 +72,9 @@ def compile_rules(ruler) -> "CompiledAttributeRules | None":
                 return None
             patterns.append(Pattern(rule, key, tuple(tokens)))
     columns = tuple(sorted({test.attr for p in patterns for tests in p.tokens for test in tests}))
-    return CompiledAttributeRules(ruler, tuple(patterns), columns)
+    fields = {IDS[name] for name in _FIELDS}
+    plain = all(set(attrs) <= fields for attrs in ruler.attrs)
+    return CompiledAttributeRules(ruler, tuple(patterns), columns, plain)
 
 
 def _token_tests(spec: dict, vocab, ids: dict) -> tuple[TokenTest, ...] | None:
@@ -111,6 +114,8 @@ class CompiledAttributeRules:
     ruler: Any
     patterns: tuple[Pattern, ...]
     columns: tuple[int, ...]   # the attribute ids read, in Doc.to_array's column order
+    # whether every rule writes only _FIELDS (its matches can then be written token by token)
+    plain_fields: bool = False
     # per REGEX pattern, whether it is found in each string id met so far (strings do not change)
     searched: dict[str, dict[int, bool]] = field(default_factory=dict, compare=False, repr=False)
 
@@ -179,21 +184,15 @@ class CompiledAttributeRules:
         return out
 
     def pipe(self, docs: Iterable, batch_size: int) -> Iterator:
-        """The ruler applied to a stream of docs, a batch at a time (spaCy's own
-        ``set_annotations`` writes the attributes)."""
-        batch: list = []
-        for doc in docs:
-            batch.append(doc)
-            if len(batch) >= batch_size:
-                yield from self._annotate(batch)
-                batch = []
-        if batch:
-            yield from self._annotate(batch)
+        """The ruler applied to a stream of docs, a batch at a time (the matches written token
+        by token when the rules write only :data:`_FIELDS`, else by spaCy's ``set_annotations``)."""
+        yield from in_batches(docs, batch_size, self._annotate)
 
     def _annotate(self, batch: list) -> list:
-        writes = _direct_writes(self.ruler)
+        from spacy.tokens._retokenize import set_token_attrs
+
         for doc, found in zip(batch, self.matches(batch)):
-            if writes is None or not _write(doc, found, self.ruler, writes):
+            if not (self.plain_fields and _write(doc, found, self.ruler, set_token_attrs)):
                 self.ruler.set_annotations(doc, found)
         return batch
 
@@ -201,16 +200,6 @@ class CompiledAttributeRules:
 # Token fields that spaCy's set_token_attrs writes as they are, on the token alone (the lexeme
 # keeps none of them): a later write of one only replaces an earlier one.
 _FIELDS = ("LEMMA", "POS", "TAG", "DEP", "MORPH")
-
-
-def _direct_writes(ruler) -> Any:
-    """spaCy's ``set_token_attrs`` when every rule of the ruler writes only :data:`_FIELDS`,
-    else None (``set_annotations`` applies them)."""
-    from spacy.attrs import IDS
-    from spacy.tokens._retokenize import set_token_attrs
-
-    fields = {IDS[name] for name in _FIELDS}
-    return set_token_attrs if all(set(attrs) <= fields for attrs in ruler.attrs) else None
 
 
 def _write(doc, found: Sequence[Match], ruler, set_token_attrs) -> bool:

@@ -28,6 +28,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Iterable, Iterator
 
+from gecscore.lang.en.batches import in_batches
+
 
 @dataclass(frozen=True)
 class RememberedLemmas:
@@ -43,14 +45,7 @@ class RememberedLemmas:
         for doc in stream:   # spaCy's own call: it validates its tables (and raises as spaCy would)
             yield self.lemmatizer(doc)
             break
-        batch: list = []
-        for doc in stream:
-            batch.append(doc)
-            if len(batch) >= batch_size:
-                yield from self._annotate(batch)
-                batch = []
-        if batch:
-            yield from self._annotate(batch)
+        yield from in_batches(stream, batch_size, self._annotate)
 
     def _annotate(self, batch: list) -> list:
         """Every token of the batch that needs a lemma (all with ``overwrite``, else those
