@@ -147,6 +147,10 @@ JFLEG = Repository("keisks/jfleg", "ee06ff806a208aba815ac45313f4e750a48330a5", "
 MUCGEC = Repository("HillZhang1999/MuCGEC", "39221934ee4ccf07801879136a75dd7e11319977", "Apache-2.0")
 ATTACK_GEC_METRICS = Repository("gotutiyan/attack-gec-metrics", "59cf0b132f24265c5953bb4005e5a94d87ec3308",
                                 "MIT")
+GMEG = Repository("grammarly/GMEG", "83be7cd0a94f6986028bd60ca7fa2c8ba036ad3b",
+                  "no licence stated in the repository: not re-hosted; fetched from the upstream repository for "
+                  "research use")
+CWEB = Repository("SimonHFL/CWEB", "08d1da0ff2b78885b1f060b4fa11460a98eb9218", "CC BY-NC-SA 4.0")
 
 #: GJG15's system ranking (Grundkiewicz, Junczys-Dowmunt and Gillian 2015, Table 3): Expected
 #: Wins (EW) and TrueSkill (TS) of the 12 CoNLL-2014 systems and INPUT, typed from the paper.
@@ -433,6 +437,135 @@ _SEEDA_FILES = (
 )
 
 
+_GMEG_FILES = (
+    copied("gmeg/dev/fce/corpus-scores.csv", GMEG, "data/dev/fce-corpus-scores.csv",
+           206, "1fc0bf527e87f75367e5dd906d5844ca81565690b1ae21fc719c373dfdc97a1f"),
+    copied("gmeg/dev/fce/ref0.txt", GMEG, "data/dev/fce/ref0",
+           83297, "024a81802a656d7eb803c9822f0f604a736e6590759b87e20f976250432b9eb6"),
+    copied("gmeg/dev/fce/ref1.txt", GMEG, "data/dev/fce/ref1",
+           85313, "d0f5d85fc3a9cd9c8475e83011ed60f1f3e4df444434fcdcf9cf40dfe80418ed"),
+    copied("gmeg/dev/fce/ref2.txt", GMEG, "data/dev/fce/ref2",
+           85723, "7dc74d45c7b762b8b9d04c6aab5b1d84a7ecd9fbba514a6aba7748c2165f5738"),
+    copied("gmeg/dev/fce/ref3.txt", GMEG, "data/dev/fce/ref3",
+           84849, "ca01012cd7fa6bb2ce3e79c9c0cb711d5edd9b6e60c2ccb508828568c1655b26"),
+    copied("gmeg/dev/fce/segment-scores.csv", GMEG, "data/dev/fce-segment-scores.csv",
+           78664, "627f0c96e85892af813d302acf3c01fde113b7c3b139198ec4827db1c8e180ab"),
+    copied("gmeg/dev/fce/source.txt", GMEG, "data/dev/fce/source",
+           84636, "9688fb1c58bd44ac1c760cfbbdd1b2c0077294e6bc182401d1e01a23478a08d7"),
+    copied("gmeg/dev/fce/systems/amu.txt", GMEG, "data/dev/fce/amu",
+           84699, "958bdc4b7be22cf4bb4efdf0f9e952e9f0d2fe961284e982a6af726e19d73673"),
+    copied("gmeg/dev/fce/systems/lstm.txt", GMEG, "data/dev/fce/lstm",
+           85363, "e51a92113d13c11db61cffbdd462e8f60c5afcf609fb7ea2dcd520a49773beec"),
+    copied("gmeg/dev/fce/systems/lstm-r.txt", GMEG, "data/dev/fce/lstm-r",
+           85292, "cfe73478699be2e2006163e1d8f0d2ba059721efd83edd5b493a03772ebc791a"),
+    copied("gmeg/dev/fce/systems/marian.txt", GMEG, "data/dev/fce/marian",
+           84806, "f746956bf425c848d1578949642a522b54e517f78fb819d074a53c65adef7f46"),
+    copied("gmeg/dev/fce/systems/nus.txt", GMEG, "data/dev/fce/nus",
+           84764, "81ade94076f100ab78f215f72cf44e6783c7b0aac9eb28545dd83a24ecec015b"),
+    copied("gmeg/dev/fce/systems/transformer.txt", GMEG, "data/dev/fce/transformer",
+           84179, "c2e50d8684e87ca87dce26a3ecde568820ca3122270449c847c1f2b7ae697853"),
+    copied("gmeg/dev/wiki/corpus-scores.csv", GMEG, "data/dev/wiki-corpus-scores.csv",
+           205, "9f0077a82ceb542f04b9b6b3b66e2371e4afd416cb2e73a27c0137b65de420d0"),
+    copied("gmeg/dev/wiki/ref0.txt", GMEG, "data/dev/wiki/ref0",
+           145200, "ef012c86a1e1d396f42753a587765222446d83626260337602f30f8d7d611d34"),
+    copied("gmeg/dev/wiki/ref1.txt", GMEG, "data/dev/wiki/ref1",
+           145319, "082c48932186e51fe3ed3c2c40df661a09db9affdafbcd4ec9e3a068596c96d8"),
+    copied("gmeg/dev/wiki/ref2.txt", GMEG, "data/dev/wiki/ref2",
+           145337, "f588369840bc2cd8e7d05d0cfdfc60ab16207734122a99b37b295aaec80b18c7"),
+    copied("gmeg/dev/wiki/ref3.txt", GMEG, "data/dev/wiki/ref3",
+           145342, "659cf2fe9b299b458534bd00175cdcb4cea7a72b0f40c64aaf6c882ea7c4a3bb"),
+    copied("gmeg/dev/wiki/segment-scores.csv", GMEG, "data/dev/wiki-segment-scores.csv",
+           66880, "1ddf407296fb006bec4253187408897d74ca3d5efeab880329745b0894167f19"),
+    copied("gmeg/dev/wiki/source.txt", GMEG, "data/dev/wiki/source",
+           144831, "d20c6a62f2710155ef643db7dec55076b5720465aee0189c307044af91b4255a"),
+    copied("gmeg/dev/wiki/systems/amu.txt", GMEG, "data/dev/wiki/amu",
+           144845, "bc34194f1203d9236c04f3ca4bc8d49ea76c634e082135d2d6c3e8671b726338"),
+    copied("gmeg/dev/wiki/systems/lstm.txt", GMEG, "data/dev/wiki/lstm",
+           145247, "08af188f731038c58e4602b15be91792a84ae4e73ef1222072101769a31b3f32"),
+    copied("gmeg/dev/wiki/systems/lstm-r.txt", GMEG, "data/dev/wiki/lstm-r",
+           145359, "f1874bd29b607638694c62fe101ad935e2414c4fa7dc478139f95604ff110bf2"),
+    copied("gmeg/dev/wiki/systems/marian.txt", GMEG, "data/dev/wiki/marian",
+           148540, "f1eabcbfed8b3fd216748e0a42306c4e41730185ada89895c32af3190b0d8866"),
+    copied("gmeg/dev/wiki/systems/nus.txt", GMEG, "data/dev/wiki/nus",
+           143675, "7165e5f4d6fc69b1e0daeebe495062376a2ba5b674c013bec7362e4b78fe437d"),
+    copied("gmeg/dev/wiki/systems/transformer.txt", GMEG, "data/dev/wiki/transformer",
+           142840, "a4d3084394ca9abc59b1038a4d4823ecc56df65dad3f4a84ad8c314637e85cf9"),
+    copied("gmeg/test/fce/corpus-scores.csv", GMEG, "data/test/fce-corpus-scores.csv",
+           205, "44ca58a5d439c7a0a8788bbe137f8c39ca42eb0141aeae4dea883dfcfcad497e"),
+    copied("gmeg/test/fce/ref0.txt", GMEG, "data/test/fce/ref0",
+           84909, "91d09eeb6117f714863fee4f51a2769d09f7036dd369ea96be62fc2d5af2a82e"),
+    copied("gmeg/test/fce/ref1.txt", GMEG, "data/test/fce/ref1",
+           86254, "2b80e42825530e0840b6af756112d5966586d35728506556cdeb343ce57b654f"),
+    copied("gmeg/test/fce/ref2.txt", GMEG, "data/test/fce/ref2",
+           86785, "bff5320b531d1dad844e69eb67126349d302399e146a6d218342d598d4767c44"),
+    copied("gmeg/test/fce/ref3.txt", GMEG, "data/test/fce/ref3",
+           86490, "e79d9a093e8023e46e45a5b1dd31f12508852d8d389ba91744b8eb0cb5b6849d"),
+    copied("gmeg/test/fce/segment-scores.csv", GMEG, "data/test/fce-segment-scores.csv",
+           76198, "f709f261d94e0a694d8391d21cb7284c88202c6c3846ba0ad5f89119ff1690ca"),
+    copied("gmeg/test/fce/source.txt", GMEG, "data/test/fce/source",
+           85967, "0d766572d66c945a238add62159cfb1b8e2900a6521dff03f43288413b035bb4"),
+    copied("gmeg/test/fce/systems/amu.txt", GMEG, "data/test/fce/amu",
+           86120, "b6b03564e9863a5392a253d56eddbf9e2c4abf40901ca0d6db54159bb1a384cc"),
+    copied("gmeg/test/fce/systems/lstm.txt", GMEG, "data/test/fce/lstm",
+           86581, "a406cc26520c870f61b8a7166f69d341f9dab902eba2f46d2264e13758b3ef5d"),
+    copied("gmeg/test/fce/systems/lstm-r.txt", GMEG, "data/test/fce/lstm-r",
+           86520, "b5bd5d4f8b6c38d1ce07cd18ea99a3dd42811b6b711553f6600a2735e79feeae"),
+    copied("gmeg/test/fce/systems/marian.txt", GMEG, "data/test/fce/marian",
+           86007, "84d1723c1298bd46bdb71277aafa748baee394af52a056e28a8c656a50829674"),
+    copied("gmeg/test/fce/systems/nus.txt", GMEG, "data/test/fce/nus",
+           86029, "09cceb7db2fec7bbaaeee457e45b8a871742ae58dac3c97afdded71ac73a9463"),
+    copied("gmeg/test/fce/systems/transformer.txt", GMEG, "data/test/fce/transformer",
+           85783, "bb26b0fdaa5114bc8ba22e48508c04864125609c83c83aa4651c9f3db10885bb"),
+    copied("gmeg/test/wiki/corpus-scores.csv", GMEG, "data/test/wiki-corpus-scores.csv",
+           206, "2deb8c97fe23095a6a20ae462c622fd8387f1b0ea7c49b49030bd7fda94e76ca"),
+    copied("gmeg/test/wiki/ref0.txt", GMEG, "data/test/wiki/ref0",
+           145584, "bc077e4e7c9b8bc9a4870d7b2a2849b7dc1e829a92b4cffa7d8b9dcf7bec4bcb"),
+    copied("gmeg/test/wiki/ref1.txt", GMEG, "data/test/wiki/ref1",
+           145927, "db5c5db00ddef34d08b0ede573c2e9948df89faa773189b7bd6bd8353887654f"),
+    copied("gmeg/test/wiki/ref2.txt", GMEG, "data/test/wiki/ref2",
+           145711, "2aaaf374f14b2bf01a425415a6b931120f34134dc9d85e028295e841cc77cd72"),
+    copied("gmeg/test/wiki/ref3.txt", GMEG, "data/test/wiki/ref3",
+           145582, "d3c2ad11cc47a3ff42459c94d0d79218fbb1248bc5564a2445b1b6e8cc180120"),
+    copied("gmeg/test/wiki/segment-scores.csv", GMEG, "data/test/wiki-segment-scores.csv",
+           68330, "dcebd4f5afb670159a9dcef0da77de47931b02c04347b1e3a7530cdc2589dc0e"),
+    copied("gmeg/test/wiki/source.txt", GMEG, "data/test/wiki/source",
+           145006, "0857aa4dc488a60280e031dcafb06670067ebde3d1917b297e68b2c7083ad28d"),
+    copied("gmeg/test/wiki/systems/amu.txt", GMEG, "data/test/wiki/amu",
+           144986, "27a2b0b2f8a77427ac7c2a9fb15f7d9b4c6ab4030b775f22cb3369dcb80bd5dc"),
+    copied("gmeg/test/wiki/systems/lstm.txt", GMEG, "data/test/wiki/lstm",
+           145461, "525075753a0d5ae654cf030e53be1c17aff9ef9103a44e57b8687817371a7542"),
+    copied("gmeg/test/wiki/systems/lstm-r.txt", GMEG, "data/test/wiki/lstm-r",
+           145475, "21ea010f1e19668de77466deb6e92a7386328c426a56f938e68d628364881f12"),
+    copied("gmeg/test/wiki/systems/marian.txt", GMEG, "data/test/wiki/marian",
+           146062, "f29db704728c84c3673400c41de079ae42a64c51b224851196cc0493f7dd3109"),
+    copied("gmeg/test/wiki/systems/nus.txt", GMEG, "data/test/wiki/nus",
+           144433, "c7cefd64e967b63f4a02a6b6a80835412d67c632fbae9629089cec2181e906e1"),
+    copied("gmeg/test/wiki/systems/transformer.txt", GMEG, "data/test/wiki/transformer",
+           143127, "10c6f47333eeb96e0f2d8b5f0f0c0196eed8a8cba9dd948f0fed07a20d4e784c"),
+)
+
+_CWEB_FILES = (
+    copied("cweb/README.md", CWEB, "README.md",
+           1259, "6057fa3115ae2520e2061f4583efc15d9a11e5e551fb1519c4df5f3da5fde530"),
+    copied("cweb/CWEB-G.dev.m2", CWEB, "data/m2/CWEB-G.dev.m2",
+           860557, "76ca55795a76c32916d84bb13174d4701031d78fa1c88989bddf1d8aee8b6592"),
+    copied("cweb/CWEB-G.dev.source.txt", CWEB, "data/tokenized/CWEB-G.dev.tok.source",
+           418274, "86c2396804a82ddb6b96fe8c4f5618bda5399ffc7c5dc4a4c24b6a24e3bef1c6"),
+    copied("cweb/CWEB-G.test.m2", CWEB, "data/m2/CWEB-G.test.m2",
+           878762, "0469935194e2220d0f9cc4f7d629aa2e5568585e8ba7d45ca2fb90018ff0314e"),
+    copied("cweb/CWEB-G.test.source.txt", CWEB, "data/tokenized/CWEB-G.test.tok.source",
+           421136, "67724d001830b855538d2ab810eaf80da47a9e6ca4a6e1c117353938a96b3afd"),
+    copied("cweb/CWEB-S.dev.m2", CWEB, "data/m2/CWEB-S.dev.m2",
+           700877, "aaf1bdeeb0271675ae75804fcdd73058e4069de36c7870fd384f9b40aefcc50d"),
+    copied("cweb/CWEB-S.dev.source.txt", CWEB, "data/tokenized/CWEB-S.dev.tok.source",
+           390599, "8a61ca005ec7cb840674a034e3a72b7c084dedf45e65b16256dab659e85a6d0b"),
+    copied("cweb/CWEB-S.test.m2", CWEB, "data/m2/CWEB-S.test.m2",
+           699409, "9e63a88b946c400199ef14c80eeb127b39650570c864ea9ac481c69259f763a0"),
+    copied("cweb/CWEB-S.test.source.txt", CWEB, "data/tokenized/CWEB-S.test.tok.source",
+           386424, "f7698f7351e36e9c084aa03ff223bd51205a0ff3425c5237e85009ba046d5769"),
+)
+
+
 # --- citations ---------------------------------------------------------------------------------
 NG_2014 = """\
 @inproceedings{ng-etal-2014-conll,
@@ -540,6 +673,29 @@ XIE_2024 = """\
   url = {https://arxiv.org/abs/2412.12832},
 }"""
 
+NAPOLES_2019 = """\
+@article{napoles-etal-2019-enabling,
+  title = {Enabling Robust Grammatical Error Correction in New Domains: Data Sets, Metrics, and Analyses},
+  author = {Napoles, Courtney and Nădejde, Maria and Tetreault, Joel},
+  journal = {Transactions of the Association for Computational Linguistics},
+  volume = {7},
+  year = {2019},
+  pages = {551--566},
+  doi = {10.1162/tacl_a_00282},
+  url = {https://aclanthology.org/Q19-1032},
+}"""
+FLACHS_2020 = """\
+@inproceedings{flachs-etal-2020-grammatical,
+  title = {Grammatical Error Correction in Low Error Density Domains: A New Benchmark and Analyses},
+  author = {Flachs, Simon and Lacroix, Ophélie and Yannakoudakis, Helen and Rei, Marek and Søgaard, Anders},
+  booktitle = {Proceedings of the 2020 Conference on Empirical Methods in Natural Language Processing (EMNLP)},
+  year = {2020},
+  address = {Online},
+  publisher = {Association for Computational Linguistics},
+  url = {https://aclanthology.org/2020.emnlp-main.680},
+  pages = {8467--8478},
+}"""
+
 CONLL14_LICENCE = ("distributed freely by the CoNLL-2014 organisers (NUS) under the copyright notice of "
                    "conll14/README.release; the GitHub copies add no licence of their own")
 
@@ -609,6 +765,21 @@ CATALOGUE: dict[str, DataSet] = {s.name: s for s in (
             "dsgram-eval", NO_LICENCE,
             "Xie, Li, Yin, Wan. DSGram: Dynamic Weighting Sub-Metrics for Grammatical Error Correction in the Era "
             "of Large Language Models. arXiv:2412.12832, 2024.", XIE_2024, _DSGRAM_EVAL_FILES),
+    DataSet("gmeg", "GMEG-Data (FCE and Wiki)",
+            "GMEG-Data's FCE (968 sentences) and Wiki (992) domains, dev and test: the source, the outputs of six "
+            "systems (amu, lstm, lstm-r, marian, nus, transformer), four references, and the mean human rating "
+            "(0-100, 8 raters) of every system, the source and a reference on every sentence "
+            "(segment-scores.csv) and over the corpus (corpus-scores.csv); the Yahoo domain's text is not public",
+            "gmeg", GMEG.licence,
+            "Napoles, Nadejde, Tetreault. Enabling Robust Grammatical Error Correction in New Domains: Data Sets, "
+            "Metrics, and Analyses. TACL 2019.", NAPOLES_2019, _GMEG_FILES),
+    DataSet("cweb", "CWEB",
+            "web text by English writers of varying proficiency, generic (CWEB-G) and sponsored (CWEB-S) websites, "
+            "dev and test: the two annotators' corrections as ERRANT M2 (annotators 0 and 1), the tokenised "
+            "source, and the README with the licence",
+            "cweb", CWEB.licence,
+            "Flachs, Lacroix, Yannakoudakis, Rei, Sogaard. Grammatical Error Correction in Low Error Density "
+            "Domains: A New Benchmark and Analyses. EMNLP 2020.", FLACHS_2020, _CWEB_FILES),
 )}
 
 
