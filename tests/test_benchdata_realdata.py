@@ -21,14 +21,18 @@ from gecscore.benchdata import fetch as fetch_module
 from gecscore.benchdata.layout import Verifier
 
 REPO = Path(__file__).resolve().parents[1]
-HAVE_DATA = all((GEC_DATA / f.path).is_file() for d in CATALOGUE.values() for f in d.files)
+# the sets GEC_DATA holds whole: a data folder laid out before a set joined the catalogue lacks it
+PRESENT = {name: d for name, d in CATALOGUE.items() if all((GEC_DATA / f.path).is_file() for f in d.files)}
+# the sets the real-data tests need at the least (the ones the rest of the suite reads)
+REQUIRED = ("conll14", "conll14-systems", "gjg15")
+HAVE_DATA = all(name in PRESENT for name in REQUIRED)
 pytestmark = [pytest.mark.realdata,
               pytest.mark.skipif(not HAVE_DATA, reason=f"evaluation data not found at {GEC_DATA} (set GEC_DATA)")]
 
 
 def mirror_of_gec_data() -> dict[str, bytes]:
     return {f.url_path: (GEC_DATA / f.path).read_bytes()
-            for d in CATALOGUE.values() for f in d.files if f.url_path is not None}
+            for d in PRESENT.values() for f in d.files if f.url_path is not None}
 
 
 @pytest.fixture
@@ -43,21 +47,24 @@ def upstream(monkeypatch):
 
 def test_every_checksum_of_the_catalogue_verifies_against_gec_data():
     verifier = Verifier(GEC_DATA)
-    bad = [(s.file.path, s.describe()) for d in CATALOGUE.values() for s in verifier.check_set(d) if not s.ok]
+    bad = [(s.file.path, s.describe()) for d in PRESENT.values() for s in verifier.check_set(d) if not s.ok]
     assert bad == []
-    assert sum(len(d.files) for d in CATALOGUE.values()) == 109
+    # a set GEC_DATA holds only in part is a broken data folder, not a newer catalogue
+    partial = [name for name, d in CATALOGUE.items() if name not in PRESENT
+               and any((GEC_DATA / f.path).exists() for f in d.files)]
+    assert partial == []
 
 
 def test_fetching_every_set_from_an_empty_folder_rebuilds_gec_data(upstream, tmp_path):
-    for name in CATALOGUE:
+    for name in PRESENT:
         report = fetch_set(name, tmp_path, progress=False)
         assert len(report.fetched) == len(CATALOGUE[name].files), name
-    for dataset in CATALOGUE.values():
+    for dataset in PRESENT.values():
         for file in dataset.files:
             assert (tmp_path / file.path).read_bytes() == (GEC_DATA / file.path).read_bytes(), file.path
     hits = upstream.total_hits
     assert hits == len(mirror_of_gec_data())        # one request per upstream file
-    for name in CATALOGUE:                          # all present and verified: no request
+    for name in PRESENT:                            # all present and verified: no request
         assert fetch_set(name, tmp_path, progress=False).fetched == []
     assert upstream.total_hits == hits
 

@@ -1,4 +1,5 @@
-"""Human system rankings: GJG15 (EW/TS) and SEEDA (EW/TS x sentence/edit, four system sets).
+"""Human system rankings: GJG15 (EW/TS), SEEDA (EW/TS x sentence/edit, four system sets) and
+GMEG-Data's mean ratings (FCE and Wiki, dev and test; :mod:`gecscore.metaeval.human_segments`).
 
 A :class:`HumanScores` is one ranking: system name -> human score, in the file's order.
 """
@@ -154,10 +155,17 @@ def match_lines(subset: Sequence[str], full: Sequence[str], subset_name: str = "
 
 def load_human(spec: str, data_dir: str | Path | None = None) -> dict[str, HumanScores]:
     """Rankings named by ``spec``: ``gjg15``, ``seeda-base``, ``seeda-+input``, ``seeda-+ref-f``
-    (also ``seeda-+fluency``, ``seeda-+REF-F_GPT-3.5``), ``seeda-all``, or the path of a TSV file
-    (``system<TAB>score...`` with a header)."""
+    (also ``seeda-+fluency``, ``seeda-+REF-F_GPT-3.5``), ``seeda-all``, ``gmeg-fce`` and
+    ``gmeg-wiki`` (GMEG-Data's test split; ``gmeg-fce-dev``, ``gmeg-wiki-dev`` its dev split:
+    the six systems' mean human ratings, :mod:`gecscore.metaeval.human_segments`), or the path
+    of a TSV file (``system<TAB>score...`` with a header)."""
     from gecscore.benchdata import require
 
+    if spec.lower().startswith("gmeg-") and not Path(spec).is_file():
+        from gecscore.metaeval.human_segments import gmeg_corpus_scores, gmeg_name
+
+        name = gmeg_name(spec)
+        return {name: HumanScores(name, gmeg_corpus_scores(spec, data_dir))}
     if spec == "gjg15":
         return gjg15_scores(require([GJG15_SCORES], data_dir) / GJG15_SCORES)
     if spec.startswith("seeda-"):
@@ -166,4 +174,5 @@ def load_human(spec: str, data_dir: str | Path | None = None) -> dict[str, Human
     if Path(spec).is_file():
         return read_human_tsv(spec, prefix=f"{Path(spec).stem}-")
     raise GecInputError(f"unknown human ranking {spec!r}; expected gjg15, seeda-base, seeda-+input, "
-                        "seeda-+ref-f (alias seeda-+fluency), seeda-all or a TSV file")
+                        "seeda-+ref-f (alias seeda-+fluency), seeda-all, gmeg-fce, gmeg-wiki, gmeg-fce-dev, "
+                        "gmeg-wiki-dev or a TSV file")
