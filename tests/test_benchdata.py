@@ -168,8 +168,10 @@ def test_no_network_names_the_command(monkeypatch, online, tmp_path):
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
     monkeypatch.setenv("GECSCORE_DATA_BASE_URL", f"http://127.0.0.1:{port}")
-    with pytest.raises(DataUnavailable, match=r"^toy: cannot reach 127.0.0.1:\d+ \(ConnectError\): no network\? "
-                                              r"`gecscore data get toy` fetches it when online$"):
+    with pytest.raises(DataUnavailable, match=r"^toy: cannot reach 127.0.0.1:\d+ \(connection refused\) fetching "
+                                              r"http://127.0.0.1:\d+/toy-owner/\S+/data/gold: no network\? "
+                                              r"`gecscore data get toy` fetches it when online; check "
+                                              r"\$GECSCORE_DATA_BASE_URL \(the mirror in use\)$"):
         fetch_set("toy", tmp_path, progress=False)
     assert files_under(tmp_path / "toy") == []
 

@@ -17,7 +17,8 @@ PACKAGE = Path(__file__).resolve().parents[1] / "shared" / "gecscore"
 # lowest first; a module may import its own layer's modules only inside its own folder
 LAYERS: list[tuple[str, set[str]]] = [
     ("foundation", {"version", "errors", "types", "options", "signature", "registry", "progress", "extras", "strings",
-                    "inputs", "compiled", "outputs", "lru", "fscore", "result_text", "collection"}),
+                    "inputs", "compiled", "outputs", "lru", "fscore", "result_text", "collection", "network",
+                    "warnings_once", "user_folders"}),
     ("components", {"cache", "io", "extract", "lang", "models", "judge", "benchdata"}),
     ("seam", {"metric", "judged_metric"}),
     ("families", {"chunks", "m2", "imeasure", "dsgram", "gleu", "green", "gotoscorer", "some", "impara",

@@ -2,21 +2,21 @@
 
 A backend turns one :class:`JudgeRequest` (or a batch, for local models) into the judge's text.
 It raises :class:`TransientJudgeError` for failures worth retrying, :class:`PermanentJudgeError`
-for a request that cannot succeed and :class:`JudgeConfigError` when the setup is wrong; the
+for a request that cannot succeed and :class:`JudgeConfigError` when the setup is wrong (an
+endpoint that was never reached included: :class:`JudgeUnreachableError`); the
 :class:`~gecscore.judge.runner.Judge` does the caching, concurrency and retries.
 """
 from __future__ import annotations
 
-import email.utils
 import re
-import threading
-import time
 import urllib.parse
 from abc import ABC, abstractmethod
 from typing import Any, Sequence
 
 from gecscore.judge.types import (JudgeConfigError, JudgeRequest, PermanentJudgeError, Sampling,
                                   TransientJudgeError)
+from gecscore.network import (Deadline, DeadlineExceeded, retry_after_s, retryable_status, run_with_deadline,
+                              unreachable, unreachable_reason)
 
 BACKENDS = ("openai", "transformers")  # the live ones; ``replay`` (gecscore.judge.replay) answers from files
 DEFAULT_MODEL = "gpt-4o"
@@ -25,7 +25,6 @@ DEFAULT_BASE_URL = "https://api.openai.com/v1"
 # (HF_TOKEN) and models are Hub ids, optionally with a provider suffix ("org/model:provider").
 HF_ROUTER_URL = "https://router.huggingface.co/v1"
 HF_TOKEN_ENV = "HF_TOKEN"
-RETRYABLE_STATUS = frozenset({408, 409, 425, 429})
 CONFIG_STATUS = frozenset({401, 403, 404})
 MAX_BODY_BYTES = 16 * 1024 * 1024  # a chat completion is kilobytes; past this the server is broken
 _SECRET_QUERY = re.compile(r"(key|token|secret|password|sig|auth)", re.I)
@@ -100,6 +99,12 @@ def url_secrets(url: str) -> list[str]:
     return sorted({s for s in found if len(s) >= 3}, key=len, reverse=True)
 
 
+class JudgeUnreachableError(JudgeConfigError):
+    """The endpoint was never reached (connection refused, name not resolved, connect timed
+    out) before it had answered anything: a server that is not running or a wrong base URL,
+    which no retry fixes, so the run stops at once with one line."""
+
+
 class OpenAIChatBackend(JudgeBackend):
     """``POST {base_url}/chat/completions`` (OpenAI, Azure v1, vLLM, Ollama, llama.cpp, ...).
 
@@ -109,14 +114,21 @@ class OpenAIChatBackend(JudgeBackend):
 
     ``timeout`` bounds the whole request: connecting, sending, waiting and reading the body
     together (httpx's own timeout is per socket operation, so a server trickling one byte at a
-    time would never trip it). The request runs in a helper thread that reads the body as a
-    stream and gives up at the deadline; the caller waits for it at most ``timeout`` seconds
-    (plus a small grace) and raises a transient ``timeout`` error past that, even if the helper
-    is still stuck in a read, which httpx's per-read timeout then ends.
+    time would never trip it). The request runs under :func:`gecscore.network.run_with_deadline`:
+    a helper thread reads the body as a stream and gives up at the deadline; the caller waits for
+    it at most ``timeout`` seconds (plus a small grace) and raises a transient ``timeout`` error
+    past that, even if the helper is still stuck in a read, which httpx's per-read timeout then
+    ends. Connecting may take ``min(timeout, CONNECT_TIMEOUT_S)``.
+
+    An endpoint that cannot be connected to (refused, unresolved, connect timed out) before it
+    has answered once raises :class:`JudgeUnreachableError` without a retry: the run stops with
+    one line. Once it has answered, the same failure is transient (a server restarting in a long
+    run) and retried.
     """
 
     name = "openai"
     GRACE_S = 0.25
+    CONNECT_TIMEOUT_S = 10.0
 
     def __init__(self, model: str = DEFAULT_MODEL, base_url: str = DEFAULT_BASE_URL, *,
                  api_key: str | None = None, timeout: float = 60.0, max_connections: int = 8):
@@ -132,8 +144,9 @@ class OpenAIChatBackend(JudgeBackend):
         if api_key:
             headers["Authorization"] = f"Bearer {api_key}"
         self._httpx = httpx
+        self._reached = False  # the endpoint has answered (any HTTP status) in this backend's life
         self._client = httpx.Client(
-            headers=headers, timeout=httpx.Timeout(timeout, connect=min(timeout, 10.0)),
+            headers=headers, timeout=httpx.Timeout(timeout, connect=min(timeout, self.CONNECT_TIMEOUT_S)),
             limits=httpx.Limits(max_connections=max_connections, max_keepalive_connections=max_connections))
 
     def body(self, request: JudgeRequest) -> dict[str, Any]:
@@ -147,51 +160,32 @@ class OpenAIChatBackend(JudgeBackend):
         return text
 
     def complete(self, request: JudgeRequest) -> str:
-        deadline = time.monotonic() + self.timeout
-        outcome: dict[str, Any] = {}
-        done = threading.Event()
-
-        def call() -> None:
-            try:
-                outcome["value"] = self._post(request, deadline)
-            except BaseException as error:  # noqa: BLE001 - handed to the caller
-                outcome["error"] = error
-            finally:
-                done.set()
-
-        threading.Thread(target=call, name="judge-http", daemon=True).start()
-        if not done.wait(self.timeout + self.GRACE_S):
+        try:
+            return run_with_deadline(self.timeout, lambda deadline: self._post(request, deadline),
+                                     grace_s=self.GRACE_S, name="judge-http")
+        except DeadlineExceeded:
             raise TransientJudgeError("timeout", f"no complete answer from {self.shown_url} "
-                                                 f"within {self.timeout:g} s")
-        if "error" in outcome:
-            raise outcome["error"]
-        return outcome["value"]
+                                                 f"within {self.timeout:g} s") from None
 
-    def _post(self, request: JudgeRequest, deadline: float) -> str:
+    def _post(self, request: JudgeRequest, deadline: Deadline) -> str:
         """One streamed POST, abandoned when the body is not complete at ``deadline``."""
         httpx = self._httpx
         try:
             with self._client.stream("POST", self.url, json=self.body(request)) as response:
+                self._reached = True
                 chunks, size = [], 0
                 for chunk in response.iter_bytes():
                     chunks.append(chunk)
                     size += len(chunk)
-                    if time.monotonic() > deadline:
+                    if deadline.expired():
                         raise TransientJudgeError("timeout", f"no complete answer from {self.shown_url} "
                                                              f"within {self.timeout:g} s (body still arriving)")
                     if size > MAX_BODY_BYTES:
                         raise TransientJudgeError("bad response", f"{self.shown_url} sent more than "
                                                                   f"{MAX_BODY_BYTES} bytes")
                 raw = b"".join(chunks)
-        except httpx.TimeoutException as error:
-            raise TransientJudgeError("timeout", f"no answer from {self.shown_url} in time "
-                                                 f"({self.scrub(str(error))})") from None
-        except httpx.TransportError as error:
-            raise TransientJudgeError("connection", f"cannot reach {self.shown_url}: "
-                                                    f"{self.scrub(str(error))}") from None
-        except httpx.HTTPError as error:  # decoding and protocol errors
-            raise TransientJudgeError("bad response", f"{self.shown_url} sent a broken answer: "
-                                                      f"{self.scrub(str(error))}") from None
+        except httpx.HTTPError as error:
+            raise self._failure(error) from None
         except httpx.InvalidURL as error:
             raise JudgeConfigError(f"bad base URL {self.shown_url}: {self.scrub(str(error))}") from None
         status = response.status_code
@@ -199,9 +193,9 @@ class OpenAIChatBackend(JudgeBackend):
         response = httpx.Response(status, headers=headers, content=raw, request=response.request)  # decoded body
         if status != 200:
             detail = self.scrub(_error_detail(response))
-            if status in RETRYABLE_STATUS or status >= 500:
+            if retryable_status(status):
                 raise TransientJudgeError(f"HTTP {status}", f"{self.shown_url} answered {status}: {detail}",
-                                          _retry_after(response.headers.get("retry-after")))
+                                          retry_after_s(response.headers.get("retry-after")))
             if status in CONFIG_STATUS:
                 raise JudgeConfigError(f"{self.shown_url} answered {status} for model {self.model!r}: {detail}"
                                        " (check base_url=, model= and the API key)")
@@ -211,6 +205,23 @@ class OpenAIChatBackend(JudgeBackend):
         except ValueError:
             raise TransientJudgeError("bad response", f"{self.shown_url} sent a body that is not a chat "
                                       f"completion: {self.scrub(response.text[:200])!r}") from None
+
+    def _failure(self, error) -> Exception:
+        """The judge error for an httpx error of one request (see the class docstring)."""
+        httpx = self._httpx
+        if unreachable(error):
+            if not self._reached:
+                return JudgeUnreachableError(
+                    f"cannot reach {self.shown_url} ({self.scrub(unreachable_reason(error))}; not retried): is the "
+                    "server running, and is the base URL right (base_url= or $OPENAI_BASE_URL)?")
+            return TransientJudgeError("connection", f"cannot reach {self.shown_url}: {self.scrub(str(error))}")
+        if isinstance(error, httpx.TimeoutException):
+            return TransientJudgeError("timeout", f"no answer from {self.shown_url} in time "
+                                                  f"({self.scrub(str(error))})")
+        if isinstance(error, httpx.TransportError):
+            return TransientJudgeError("connection", f"cannot reach {self.shown_url}: {self.scrub(str(error))}")
+        # decoding and protocol errors
+        return TransientJudgeError("bad response", f"{self.shown_url} sent a broken answer: {self.scrub(str(error))}")
 
     def close(self) -> None:
         self._client.close()
@@ -236,21 +247,6 @@ def _error_detail(response) -> str:
     except (ValueError, AttributeError):
         pass
     return response.text[:300] or response.reason_phrase
-
-
-def _retry_after(value: str | None) -> float | None:
-    """Seconds from a Retry-After header (a number or an HTTP date)."""
-    if not value:
-        return None
-    try:
-        return max(0.0, float(value))
-    except ValueError:
-        pass
-    try:
-        when = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None
-    return max(0.0, when.timestamp() - time.time())
 
 
 class TransformersBackend(JudgeBackend):

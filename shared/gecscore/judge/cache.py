@@ -6,6 +6,12 @@ Only successful answers are stored; API keys never reach the cache. A row answer
 own key: :meth:`JudgeCache.get` recomputes the key from the row's backend, model and request.
 Rows are text (SQLite, JSON): reading them runs no code.
 
+A cache file that does not exist yet is created with the first answer stored (or the first
+batch request remembered), not when the cache is opened: a run whose every call failed (an
+unreachable endpoint, a bad key) leaves no empty database behind. Opening still checks that the
+file can be written there (:func:`gecscore.outputs.check_output_file`), so a bad path is an
+error before any call.
+
 A second table remembers the requests written to OpenAI Batch API files (``batch_pending``),
 so that importing the provider's output needs only that output and this cache (see
 :mod:`gecscore.judge.batch`).
@@ -43,7 +49,8 @@ CREATE TABLE IF NOT EXISTS batch_pending (
 
 
 class JudgeCache:
-    """A thread-safe SQLite answer cache at ``path`` (``":memory:"`` for a throwaway one)."""
+    """A thread-safe SQLite answer cache at ``path`` (``":memory:"`` for a throwaway one). A
+    file that does not exist yet is created by the first write (see the module docstring)."""
 
     def __init__(self, path: str | Path):
         self.path = str(path)
@@ -52,9 +59,29 @@ class JudgeCache:
 
             self.path = str(check_output_file(self.path, "judge cache"))
         self._lock = threading.Lock()
-        self._db = sqlite3.connect(self.path, check_same_thread=False, timeout=30)
-        with self._lock:
-            self._initialise()
+        self._db: sqlite3.Connection | None = None
+        if self.path == ":memory:" or Path(self.path).exists():
+            with self._lock:
+                self._connect()
+
+    def _connect(self) -> sqlite3.Connection:
+        """The open database, creating the file and its tables if need be (``_lock`` held)."""
+        if self._db is None:
+            self._db = sqlite3.connect(self.path, check_same_thread=False, timeout=30)
+            try:
+                self._initialise()
+            except BaseException:
+                self._db.close()
+                self._db = None
+                raise
+        return self._db
+
+    def _reader(self) -> sqlite3.Connection | None:
+        """The open database for a read, or None while no file exists (``_lock`` held): another
+        process may have created it since this cache was opened."""
+        if self._db is None and Path(self.path).exists():
+            self._connect()
+        return self._db
 
     def _initialise(self, attempts: int = 60) -> None:
         """WAL mode and the table. Several processes opening a new cache at once (leaderboard
@@ -80,8 +107,9 @@ class JudgeCache:
         own backend, model and request must be ``key`` (a row edited, or merged in from another
         cache under the wrong key, is deleted and read as a miss)."""
         with self._lock:
-            row = self._db.execute("SELECT answer, backend, model, request FROM answers WHERE key = ?",
-                                   (key,)).fetchone()
+            db = self._reader()
+            row = None if db is None else db.execute(
+                "SELECT answer, backend, model, request FROM answers WHERE key = ?", (key,)).fetchone()
         if row is None:
             return None
         answer, backend, model, request = row
@@ -102,10 +130,11 @@ class JudgeCache:
         record = json.dumps(request.record() if isinstance(request, JudgeRequest) else request,
                             ensure_ascii=False)
         with self._lock:
-            self._db.execute("INSERT OR REPLACE INTO answers VALUES (?, ?, ?, ?, ?, ?)",
-                             (key, backend, model, record, answer, time.time()))
-            self._db.execute("DELETE FROM batch_pending WHERE key = ?", (key,))
-            self._db.commit()
+            db = self._connect()
+            db.execute("INSERT OR REPLACE INTO answers VALUES (?, ?, ?, ?, ?, ?)",
+                       (key, backend, model, record, answer, time.time()))
+            db.execute("DELETE FROM batch_pending WHERE key = ?", (key,))
+            db.commit()
 
     # ------------------------------------------------------------ batch bookkeeping
 
@@ -113,29 +142,35 @@ class JudgeCache:
         """Remember requests ``(key, backend, model, request)`` written to the batch file ``file``."""
         now = time.time()
         with self._lock:
-            self._db.executemany("INSERT OR REPLACE INTO batch_pending VALUES (?, ?, ?, ?, ?, ?)",
-                                 [(key, backend, model, json.dumps(request.record(), ensure_ascii=False),
-                                   file, now) for key, backend, model, request in rows])
-            self._db.commit()
+            db = self._connect()
+            db.executemany("INSERT OR REPLACE INTO batch_pending VALUES (?, ?, ?, ?, ?, ?)",
+                           [(key, backend, model, json.dumps(request.record(), ensure_ascii=False),
+                             file, now) for key, backend, model, request in rows])
+            db.commit()
 
     def pending(self, key: str) -> tuple[str, str, dict] | None:
         """``(backend, model, request record)`` of an exported request still without an answer."""
         with self._lock:
-            row = self._db.execute("SELECT backend, model, request FROM batch_pending WHERE key = ?",
-                                   (key,)).fetchone()
+            db = self._reader()
+            row = None if db is None else db.execute(
+                "SELECT backend, model, request FROM batch_pending WHERE key = ?", (key,)).fetchone()
         return (row[0], row[1], json.loads(row[2])) if row else None
 
     def pending_count(self) -> int:
         with self._lock:
-            return self._db.execute("SELECT COUNT(*) FROM batch_pending").fetchone()[0]
+            db = self._reader()
+            return 0 if db is None else db.execute("SELECT COUNT(*) FROM batch_pending").fetchone()[0]
 
     def __len__(self) -> int:
         with self._lock:
-            return self._db.execute("SELECT COUNT(*) FROM answers").fetchone()[0]
+            db = self._reader()
+            return 0 if db is None else db.execute("SELECT COUNT(*) FROM answers").fetchone()[0]
 
     def close(self) -> None:
         with self._lock:
-            self._db.close()
+            if self._db is not None:
+                self._db.close()
+                self._db = None
 
     def __enter__(self) -> "JudgeCache":
         return self

@@ -15,7 +15,6 @@ transcript that the ``replay`` backend can answer from.
 """
 from __future__ import annotations
 
-import random
 import threading
 import time
 from collections import Counter
@@ -23,6 +22,7 @@ from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import Sequence
 
+from gecscore.network import backoff_s
 from gecscore.progress import bar as progress_bar
 
 from gecscore.judge.backends import JudgeBackend, OpenAIChatBackend
@@ -44,11 +44,8 @@ class RetryPolicy:
     jitter: float = 0.1
 
     def delay(self, retry: int, retry_after: float | None = None) -> float:
-        base = min(self.max_backoff_s, self.backoff_s * 2 ** retry)
-        base *= 1 + random.uniform(-self.jitter, self.jitter)
-        if retry_after is not None:
-            base = max(base, min(retry_after, self.max_backoff_s))
-        return max(0.0, base)
+        """Seconds before retry number ``retry`` (0 for the first): :func:`gecscore.network.backoff_s`."""
+        return backoff_s(retry, self.backoff_s, self.max_backoff_s, jitter=self.jitter, retry_after=retry_after)
 
 
 @dataclass

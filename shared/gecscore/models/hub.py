@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 
-#: seconds the one reachability check may take
+#: seconds the one reachability check may take, in all
 HUB_CHECK_TIMEOUT = 3.0
 _WEIGHTS = ("model.safetensors", "pytorch_model.bin")
 
@@ -42,9 +42,13 @@ def unreachable_reason(model: str, timeout: float = HUB_CHECK_TIMEOUT) -> str | 
         return "it is not in the local Hugging Face cache and HF_HUB_OFFLINE is set"
     import httpx
 
+    from gecscore.network import DeadlineExceeded, run_with_deadline
+
     endpoint = os.environ.get("HF_ENDPOINT", "https://huggingface.co").rstrip("/")
-    try:
-        httpx.head(f"{endpoint}/{model}/resolve/main/config.json", timeout=timeout, follow_redirects=False)
-    except httpx.HTTPError as error:
+    url = f"{endpoint}/{model}/resolve/main/config.json"
+    try:   # httpx's timeout bounds each read; the deadline bounds the whole check (a trickle too)
+        run_with_deadline(timeout, lambda deadline: httpx.head(url, timeout=timeout, follow_redirects=False),
+                          grace_s=0.0, name="gecscore-hub-check")
+    except (httpx.HTTPError, DeadlineExceeded) as error:
         return f"it is not in the local Hugging Face cache and {endpoint} is unreachable ({type(error).__name__})"
     return None
