@@ -82,6 +82,8 @@ import math
 from dataclasses import dataclass
 from typing import Iterable, Mapping, Sequence
 
+import numpy as np
+
 from gecscore.errors import GecInputError
 from gecscore.metaeval.sentence_level import Judgment
 
@@ -97,7 +99,9 @@ class PairCounts:
     """The five pair classes of the module docstring, and tau_c's denominator.
 
     ``stuart`` is the sum over the counted groups of n^2 (k - 1) / (2 k), the largest C - D
-    their shapes allow (0 for a group of fewer than 2 outputs or with k = 1)."""
+    their shapes allow (0 for a group of fewer than 2 outputs or with k = 1). The fields may
+    also be numpy arrays of equal shape (one count per resample): :func:`kendall` and the
+    accuracies then give an array, element by element."""
 
     concordant: int = 0
     discordant: int = 0
@@ -126,7 +130,16 @@ class PairCounts:
                 "T_hm": self.both_ties, "N": self.pairs}
 
 
-def _ratio(numerator: float, denominator: float) -> float:
+def _ratio(numerator, denominator):
+    """``numerator / denominator``, NaN where the denominator is 0. Element-wise when a count is
+    a numpy array (one per resample: :mod:`gecscore.metaeval.perm_both` evaluates many draws at
+    once with these same formulas)."""
+    if isinstance(numerator, np.ndarray) or isinstance(denominator, np.ndarray):
+        top, bottom = np.broadcast_arrays(np.asarray(numerator, dtype=np.float64),
+                                          np.asarray(denominator, dtype=np.float64))
+        out = np.full(top.shape, np.nan)
+        np.divide(top, bottom, out=out, where=bottom != 0)
+        return out
     return numerator / denominator if denominator else float("nan")
 
 
@@ -137,7 +150,8 @@ def kendall(counts: PairCounts, variant: str = "b") -> float:
     if variant == "a":
         return _ratio(c - d, counts.pairs)
     if variant == "b":
-        return _ratio(c - d, math.sqrt((c + d + tm) * (c + d + th)))
+        return _ratio(c - d, np.sqrt((c + d + tm) * (c + d + th)) if isinstance(c, np.ndarray)
+                      else math.sqrt((c + d + tm) * (c + d + th)))
     if variant == "c":
         return _ratio(c - d, counts.stuart)
     if variant == "wmt":
