@@ -24,6 +24,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from gecscore.benchdata.catalogue import DataFile, DataSet
+from gecscore.errors import GecInputError
+from gecscore.user_folders import data_home
 
 DATA_ENV = "GEC_DATA"
 OFFLINE_ENVS = ("GECSCORE_OFFLINE", "HF_HUB_OFFLINE")
@@ -34,11 +36,15 @@ _TRUE = {"1", "true", "yes", "on"}
 
 def user_data_dir() -> Path:
     """The per-user data folder: ``$XDG_DATA_HOME/gecscore``, else ``~/.local/share/gecscore``
-    (``%LOCALAPPDATA%\\gecscore`` on Windows)."""
+    (``%LOCALAPPDATA%\\gecscore`` on Windows); without a home folder, an error saying to set
+    ``GEC_DATA``."""
     if os.name == "nt" and os.environ.get("LOCALAPPDATA"):
         return Path(os.environ["LOCALAPPDATA"]) / "gecscore"
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base).expanduser() / "gecscore"
+    base = data_home()
+    if base is None:
+        raise GecInputError(f"no folder for named data sets: no home folder (HOME unset and no passwd entry) and "
+                            f"no absolute $XDG_DATA_HOME; set {DATA_ENV} (or --data-dir) to a folder")
+    return base / "gecscore"
 
 
 def checkout_data_dir() -> Path | None:

@@ -1,13 +1,15 @@
 """A bounded on-disk store of values under content keys (:mod:`gecscore.cache.keys`).
 
 Where: ``$GECSCORE_CACHE_DIR``, else ``$XDG_CACHE_HOME/gecscore/store``, else
-``~/.cache/gecscore/store``. Off with ``GECSCORE_NO_CACHE=1`` (or ``--no-cache`` on the command
-line). Bounded by ``$GECSCORE_CACHE_MAX_BYTES`` (default 2 GiB): after a write the least
-recently used entries (a hit refreshes an entry's time) go until the store fits. The store is
-looked over (every file's size and time) after a write that could take it past its bound (its
-size when last looked over, plus what this process has written since) and, for what other
-processes write, at least every :data:`EVICT_SCAN_S` seconds of writing: looking it over after
-every write made a leaderboard's 234 cells cost 2 s of scanning.
+``~/.cache/gecscore/store`` (:func:`gecscore.user_folders.store_folder`); with none of these (no
+home folder: ``HOME`` unset and no passwd entry) the store is off and scoring goes on without it.
+Off with ``GECSCORE_NO_CACHE=1`` (or ``--no-cache`` on the command line). Bounded by
+``$GECSCORE_CACHE_MAX_BYTES`` (default 2 GiB): after a write the least recently used entries (a
+hit refreshes an entry's time) go until the store fits. The store is looked over (every file's
+size and time) after a write that could take it past its bound (its size when last looked over,
+plus what this process has written since) and, for what other processes write, at least every
+:data:`EVICT_SCAN_S` seconds of writing: looking it over after every write made a leaderboard's
+234 cells cost 2 s of scanning.
 
 Each entry is one file, ``<namespace>/<2 hex>/<key>``::
 
@@ -54,8 +56,8 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from gecscore.cache import safe_pickle
+from gecscore.user_folders import CACHE_DIR_ENV, store_folder, unsafe_reason
 
-CACHE_DIR_ENV = "GECSCORE_CACHE_DIR"
 NO_CACHE_ENV = "GECSCORE_NO_CACHE"
 MAX_BYTES_ENV = "GECSCORE_CACHE_MAX_BYTES"
 DEFAULT_MAX_BYTES = 2 << 30
@@ -73,10 +75,16 @@ _MISSING = object()
 
 
 def default_dir() -> Path:
-    if os.environ.get(CACHE_DIR_ENV):
-        return Path(os.environ[CACHE_DIR_ENV])
-    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(base) / "gecscore" / "store"
+    """The store's folder (:func:`gecscore.user_folders.store_folder`); a one-line
+    :class:`~gecscore.errors.GecInputError` where there is none (``gecscore cache`` needs one;
+    scoring does not: :func:`default_store` is then None)."""
+    folder = store_folder()
+    if folder is None:
+        from gecscore.errors import GecInputError
+
+        raise GecInputError(f"no folder for the persistent cache: no home folder (HOME unset and no passwd "
+                            f"entry) and no absolute $XDG_CACHE_HOME; set ${CACHE_DIR_ENV}")
+    return folder
 
 
 def enabled() -> bool:
@@ -113,23 +121,6 @@ class StoreInfo:
         return {"path": self.path, "entries": self.entries, "bytes": self.bytes, "max_bytes": self.max_bytes,
                 "namespaces": {n: {"entries": e, "bytes": b} for n, (e, b) in sorted(self.by_namespace.items())},
                 "temporary": {"files": self.temporary[0], "bytes": self.temporary[1]}}
-
-
-def unsafe_reason(path: Path, stat: os.stat_result | None = None) -> str | None:
-    """Why the store must not read ``path`` (a folder or entry), or None: another user owns it,
-    or group or others can write it (then anybody who can write there could plant an entry).
-    Not checked where the system has no owners (Windows)."""
-    if not hasattr(os, "geteuid"):
-        return None
-    try:
-        stat = stat or path.stat()
-    except OSError:
-        return None
-    if stat.st_uid != os.geteuid():
-        return f"{path} is owned by another user (uid {stat.st_uid})"
-    if stat.st_mode & (stat_module.S_IWGRP | stat_module.S_IWOTH):
-        return f"{path} is writable by group or others (mode {stat.st_mode & 0o7777:o})"
-    return None
 
 
 class DiskCache:
@@ -368,10 +359,13 @@ def disabled() -> Iterator[None]:
 
 
 def default_store() -> DiskCache | None:
-    """The user's store, or None when the cache is off."""
+    """The user's store, or None when the cache is off or has no folder (no home folder and
+    neither ``$GECSCORE_CACHE_DIR`` nor an absolute ``$XDG_CACHE_HOME``: scoring goes on
+    without it, as with a store that cannot be written)."""
     if not enabled():
         return None
-    return DiskCache(default_dir(), max_bytes())
+    folder = store_folder()
+    return None if folder is None else DiskCache(folder, max_bytes())
 
 
 def remembered(namespace: str, key: str, compute: Callable[[], Any],

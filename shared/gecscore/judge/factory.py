@@ -13,6 +13,7 @@ from gecscore.judge.backends import (BACKENDS, DEFAULT_BASE_URL, DEFAULT_MODEL, 
 from gecscore.judge.cache import JudgeCache
 from gecscore.judge.runner import Judge, RetryPolicy
 from gecscore.options import JUDGE_BACKENDS, JudgeOptions, ModelOptions, fields_of
+from gecscore.user_folders import home
 
 DEFAULT_API_KEY_ENV = "OPENAI_API_KEY"
 assert set(JUDGE_BACKENDS) == {*BACKENDS, "replay"}, "options.JUDGE_BACKENDS must list every backend"
@@ -22,9 +23,17 @@ CACHE_ENV = "GECSCORE_JUDGE_CACHE"
 
 
 def default_cache_path() -> Path:
-    """``$GECSCORE_JUDGE_CACHE``, else ``~/.cache/gecscore/judge.sqlite``."""
+    """``$GECSCORE_JUDGE_CACHE``, else ``~/.cache/gecscore/judge.sqlite``; with neither (no home
+    folder: ``HOME`` unset and no passwd entry) one clear error saying what to set."""
     env = os.environ.get(CACHE_ENV)
-    return Path(env) if env else Path.home() / ".cache" / "gecscore" / "judge.sqlite"
+    if env:
+        return Path(env)
+    found = home()
+    if found is None:
+        raise GecInputError(f"no home folder for the default judge cache (HOME unset and no passwd entry); set "
+                            f"${CACHE_ENV} to a writable file path, give a judge cache path (cache=) or turn the "
+                            "cache off (no_cache=True)")
+    return found / ".cache" / "gecscore" / "judge.sqlite"
 
 
 def open_judge_cache(cache: str | Path | None) -> JudgeCache:

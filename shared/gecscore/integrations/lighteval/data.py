@@ -18,6 +18,7 @@ from typing import Sequence
 
 from gecscore.errors import GecInputError
 from gecscore.io.text import check_line_count, read_lines
+from gecscore.user_folders import cache_home
 
 SPLIT = "test"
 
@@ -90,7 +91,12 @@ def from_files(source: str | Path, references: Sequence[str | Path], name: str =
 
 
 def cache_root() -> Path:
-    base = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache"))
+    """``$XDG_CACHE_HOME/gecscore/lighteval``, else ``~/.cache/gecscore/lighteval``; with neither
+    (no home folder) one clear error."""
+    base = cache_home()
+    if base is None:
+        raise GecInputError("no folder for the LightEval task files: no home folder (HOME unset and no passwd "
+                            "entry) and no absolute $XDG_CACHE_HOME; set XDG_CACHE_HOME")
     return base / "gecscore" / "lighteval"
 
 
