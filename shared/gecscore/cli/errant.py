@@ -13,6 +13,7 @@ import argparse
 
 from gecscore.cli.numbers import Number
 from gecscore.outputs import json_text
+from gecscore.warnings_once import with_warnings
 from gecscore.m2.errant_compare import CompareOptions
 import sys
 
@@ -75,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
         hyp_edits, ref_edits = read_edits(args.hyp), read_edits(args.ref[0])
     result = compare(hyp_edits, ref_edits, options)
     if args.json:
-        print(json_text({"metric": "errant", **result.as_dict(args.cat)}))
+        print(json_text(with_warnings({"metric": "errant", **result.as_dict(args.cat)})))
     else:
         sys.stdout.write(format_report(result, args.cat))
     return 0

@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 from gecscore.outputs import json_text
+from gecscore.warnings_once import with_warnings
 from gecscore.errors import GecInputError
 
 
@@ -86,7 +87,7 @@ def run_zh(args: argparse.Namespace) -> int:
     references, expected = reference_side(args.ref[0], extractor)
     result = compare(hypothesis_edits(args.hyp, expected, extractor), references, options)
     if args.json:
-        print(json_text({"metric": "errant", "lang": "zh", **result.as_dict(args.cat)}))
+        print(json_text(with_warnings({"metric": "errant", "lang": "zh", **result.as_dict(args.cat)})))
     else:
         sys.stdout.write(format_report(result, args.cat))
     return 0

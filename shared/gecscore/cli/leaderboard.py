@@ -148,6 +148,7 @@ def _run(args: argparse.Namespace) -> int:
     from gecscore.metaeval.human import load_human
     from gecscore.outputs import json_text
     from gecscore.significance.comparison import SignificanceConfig
+    from gecscore.warnings_once import with_warnings
 
     options = run_wide_options(args)
     if args.list_metrics:
@@ -176,7 +177,7 @@ def _run(args: argparse.Namespace) -> int:
         print(f"note: {note}", file=sys.stderr)
     if args.out:
         _write_out(board, args.out, plots=not args.no_plots)
-    sys.stdout.write(json_text(board.as_dict()) + "\n" if args.json else markdown(board))
+    sys.stdout.write(json_text(with_warnings(board.as_dict())) + "\n" if args.json else markdown(board))
     return 0
 
 

@@ -110,9 +110,10 @@ def write_out(folder: Path, previous: set[str], result, predictions: dict[str, l
     from gecscore.robustness.attacks import write_systems
     from gecscore.robustness.measure import markdown
     from gecscore.outputs import json_text, listed_text, write_output_text
+    from gecscore.warnings_once import with_warnings
 
     written = [write_output_text(folder / "robustness.md", markdown(result), "robustness table"),
-               write_output_text(folder / "robustness.json", json_text(result.as_dict(), indent=1) + "\n",
+               write_output_text(folder / "robustness.json", json_text(with_warnings(result.as_dict()), indent=1) + "\n",
                                  "robustness JSON")]
     written += write_systems(predictions, folder / "attacks")
     names = {p.relative_to(folder).as_posix() for p in written}
@@ -134,6 +135,7 @@ def run(args: argparse.Namespace) -> int:
     from gecscore.leaderboard.systems import SystemSource, discover_systems
     from gecscore.robustness.measure import human_best_system, markdown, run_robustness
     from gecscore.outputs import json_text
+    from gecscore.warnings_once import with_warnings
 
     if not args.m2 and not args.refset:
         raise GecInputError("give the gold as --m2 GOLD.m2 or --refset NAME")
@@ -169,5 +171,5 @@ def run(args: argparse.Namespace) -> int:
     if folder is not None:
         for path in write_out(folder, previous, result, predictions):
             print(f"wrote {path}", file=sys.stderr)
-    sys.stdout.write(json_text(result.as_dict()) + "\n" if args.json else markdown(result))
+    sys.stdout.write(json_text(with_warnings(result.as_dict())) + "\n" if args.json else markdown(result))
     return 0

@@ -10,6 +10,7 @@ import sys
 
 from gecscore.cli.numbers import POSITIVE, SEED, SHARE
 from gecscore.outputs import json_text
+from gecscore.warnings_once import with_warnings
 from gecscore.cli.inputs import add_input_arguments, add_output_arguments, prepare_gold, read_systems, write_json_lines
 from gecscore.cli.options import add_config_arguments, config_from_args
 
@@ -85,8 +86,8 @@ def run(args: argparse.Namespace) -> int:
         # the requests went to a batch file: these scores are not the metric's, print none
         exported = judge.exporter.result
         if args.json:
-            print(json_text({"metric": args.metric, "batch_export": {
-                "files": [str(p) for p in exported.paths], "requests": exported.written}}))
+            print(json_text(with_warnings({"metric": args.metric, "batch_export": {
+                "files": [str(p) for p in exported.paths], "requests": exported.written}})))
         return 0
     if args.per_sentence:
         several = len(results) > 1
@@ -95,12 +96,13 @@ def run(args: argparse.Namespace) -> int:
     if getattr(args, "per_edit", None):
         write_per_edit(args, metric, prepared, systems)
     if len(results) > 1 and args.json:
-        print(json_text({"metric": args.metric, "systems": {name: result.as_dict() for name, result in results}}))
+        print(json_text(with_warnings({"metric": args.metric,
+                                        "systems": {name: result.as_dict() for name, result in results}})))
         return 0
     for name, result in results:
         if len(results) > 1:
             print(f"== {name}")
-        print(json_text(result.as_dict()) if args.json else result.format())
+        print(json_text(with_warnings(result.as_dict())) if args.json else result.format())
     return judge_shortfall(args, results)
 
 

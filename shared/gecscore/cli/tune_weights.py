@@ -17,6 +17,7 @@ from pathlib import Path
 from gecscore.cli.numbers import Number
 from gecscore.errors import GecInputError
 from gecscore.result_text import number
+from gecscore.warnings_once import with_warnings
 from gecscore.leaderboard.tuning_data import load_datasets
 from gecscore.metaeval.weight_tuning import (ASSUMPTIONS, COEFFICIENTS, HOLDOUTS, LEVELS, METHODS, TuningReport,
                                              simplex_grid, tune)
@@ -100,7 +101,7 @@ def run(args: argparse.Namespace) -> int:
     if args.out:
         Path(args.out).write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
     if args.json:
-        print(json.dumps(payload, indent=2))
+        print(json.dumps(with_warnings(payload), indent=2))
     else:
         print("\n".join(table(report)))
         print(f"\n({payload['seconds']} s)")

@@ -46,11 +46,12 @@ from gecscore.benchdata.refsets import RefSet
 from gecscore.errors import ClusterError, GecInputError
 from gecscore.extras import require
 from gecscore.leaderboard.configurations import Configuration
-from gecscore.leaderboard.executor import (Row, RowSink, Table, collect, empty_table, in_order, score_one_system,
-                                           score_together, scoring_bar)
+from gecscore.leaderboard.executor import (Row, RowSink, Table, collect, empty_table, in_order, now_scoring,
+                                           score_one_system, score_together, scoring_bar)
 from gecscore.leaderboard.run_wide import RunWide
 from gecscore.leaderboard.shared_data import ReferenceData
 from gecscore.leaderboard.systems import SystemSource
+from gecscore.warnings_once import Relayed, recorded, relay
 
 GPU = "GPU"                          # the worker resource that model passes ask for
 KEPT_STATES = 2                      # reference states kept per worker (older ones are dropped)
@@ -230,25 +231,26 @@ def worker_state(refset: RefSet, key: str, run: RunWide) -> WorkerState:
 
 
 def score_system_task(refset: RefSet, key: str, configs: Sequence[Configuration], run: RunWide,
-                      source: SystemSource) -> Row:
+                      source: SystemSource) -> tuple[list[Row], list[Relayed]]:
     """A task: one system with ``configs``, all sharing one system's data (its hypothesis edits
-    and chunk partition are computed once)."""
+    and chunk partition are computed once); its row, and its warnings for the client to say."""
     state = worker_state(refset, key, run)
-    with state.lock:
+    with state.lock, recorded() as caught:
         row = score_one_system(state.refs, configs, source)
         state.tasks += 1
-    return row
+    return [row], caught
 
 
 def model_pass_task(refset: RefSet, key: str, configs: Sequence[Configuration], run: RunWide,
-                    sources: Sequence[SystemSource]) -> list[Row]:
+                    sources: Sequence[SystemSource]) -> tuple[list[Row], list[Relayed]]:
     """A task: the model-backed ``configs`` over every system, one configuration at a time
-    (``Metric.score_systems``: the distinct pairs of the whole run in full batches)."""
+    (``Metric.score_systems``: the distinct pairs of the whole run in full batches); its rows,
+    and its warnings for the client to say."""
     state = worker_state(refset, key, run)
-    with state.lock:
+    with state.lock, recorded() as caught:
         rows = list(score_together(state.refs, configs, sources))
         state.tasks += 1
-    return rows
+    return rows, caught
 
 
 # ---------------------------------------------------------------- in the client
@@ -281,16 +283,16 @@ def score_on_cluster(refset: RefSet, systems: Sequence[SystemSource], configs: S
     others = [c for c in configs if c not in model]
     with connect(scheduler, connect_timeout) as client:
         model_on_cluster = bool(model) and has_resource(client, GPU)
-        bar = scoring_bar(refset, systems, passes=(len(others) > 0) + (len(model) > 0), progress=progress,
-                          where=f" ({scheduler})")
+        bar = scoring_bar(refset, systems, configs, progress, where=f" ({scheduler})")
         futures: list = []
         try:
             futures = submit_all(client, refset, systems, others, model if model_on_cluster else [], run)
             if model and not model_on_cluster:   # here, while the cluster scores the rest
-                collect(score_together(_local_refs(refset, run, progress), model, systems), results, seconds, bar,
-                        keep)
-            for rows in finished(client, futures, connect_timeout):
-                collect(rows if isinstance(rows, list) else [rows], results, seconds, bar, keep)
+                collect(score_together(_local_refs(refset, run, progress), model, systems, now_scoring(bar)),
+                        results, seconds, bar, keep)
+            for rows, caught in finished(client, futures, connect_timeout):
+                relay(caught)   # said here, counted with the others
+                collect(rows, results, seconds, bar, keep)
         finally:
             if futures:    # nothing left running on the cluster after an error or an interruption
                 client.cancel(futures)

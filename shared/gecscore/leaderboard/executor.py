@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from typing import Iterable, Iterator, Mapping, Protocol, Sequence
+from typing import Callable, Iterable, Iterator, Mapping, Protocol, Sequence
 
 from gecscore.benchdata.refsets import RefSet
 from gecscore.leaderboard.configurations import Configuration
@@ -52,18 +52,29 @@ class InProcess:
     def score(self, refset: RefSet, systems: Sequence[SystemSource], configs: Sequence[Configuration],
               run: RunWide, progress: bool, keep: RowSink | None = None) -> Table:
         results, seconds = empty_table(systems)
-        bar = scoring_bar(refset, systems, passes=int(bool(configs)), progress=progress)
-        if configs:   # the model passes show their own bars here
-            collect(score_here(refset, systems, configs, dataclasses.replace(run, progress=progress)),
-                    results, seconds, bar, keep)
-        bar.close()
+        with scoring_bar(refset, systems, configs, progress) as bar:
+            if configs:   # the model passes show their own bars here
+                collect(score_here(refset, systems, configs, dataclasses.replace(run, progress=progress),
+                                   starting=now_scoring(bar)), results, seconds, bar, keep)
         return in_order(results, configs), seconds
 
 
-def scoring_bar(refset: RefSet, systems: Sequence[SystemSource], passes: int, progress: bool, where: str = ""):
-    """The bar of a run: one step per system and pass (workers' pass, this process's pass)."""
-    return progress_bar(total=len(systems) * passes, desc=f"scoring systems on {refset.name}{where}",
-                        requested=progress)
+def scoring_bar(refset: RefSet, systems: Sequence[SystemSource], configs: Sequence[Configuration], progress: bool,
+                where: str = ""):
+    """The bar of a run: one step per cell (a system under a configuration), advanced as the
+    cells arrive. Without a terminal its first line says how many cells there are, and a line
+    comes at least every interval while the bar is open (a heartbeat: one configuration's pass
+    over every system, or the wait on worker processes, can take minutes)."""
+    cells = len(systems) * len(configs)
+    which = f"1 configuration ({configs[0].name})" if len(configs) == 1 else f"{len(configs)} configurations"
+    return progress_bar(total=cells, desc=f"scoring systems on {refset.name}{where}", unit="cells",
+                        requested=progress, start=f"{len(systems)} systems x {which} = {cells} cells",
+                        heartbeat=True)
+
+
+def now_scoring(bar) -> Callable[[Configuration], None]:
+    """Told of each configuration as its pass over the systems starts: the bar names it."""
+    return lambda config: bar.set_postfix_str(f"now {config.name}")
 
 
 def system_data(source: SystemSource) -> SystemData:
@@ -89,29 +100,31 @@ def work_groups(configs: Sequence[Configuration]) -> list[list[Configuration]]:
     return list(groups.values())
 
 
-def score_together(refs: ReferenceData, configs: Sequence[Configuration], sources: Sequence[SystemSource]
-                   ) -> Iterator[Row]:
+def score_together(refs: ReferenceData, configs: Sequence[Configuration], sources: Sequence[SystemSource],
+                   starting: Callable[[Configuration], None] | None = None) -> Iterator[Row]:
     """Every system, one configuration at a time over all of them (``Metric.score_systems``:
     model-backed ones score the distinct pairs of the whole run in one pass, full batches);
-    each system's time is the pass's spread evenly."""
+    each configuration's cells as its pass ends, a row per system (so they are counted and
+    kept as they come, not after the last pass), each system's time the pass's spread evenly.
+    ``starting`` is told of each configuration before its pass."""
     data = [system_data(source) for source in sources]
-    started = time.perf_counter()
-    cells: list[dict[str, SystemScore]] = [{} for _ in sources]
     for config in configs:
-        for cell, score in zip(cells, score_all_systems(config, data, refs)):
-            cell[config.name] = score
-    elapsed = (time.perf_counter() - started) / max(1, len(sources))
-    for source, cell in zip(sources, cells):
-        yield source.name, cell, elapsed
+        if starting is not None:
+            starting(config)
+        started = time.perf_counter()
+        scores = score_all_systems(config, data, refs)
+        elapsed = (time.perf_counter() - started) / max(1, len(sources))
+        for source, score in zip(sources, scores):
+            yield source.name, {config.name: score}, elapsed
 
 
-def score_here(refset: RefSet, systems: Sequence[SystemSource], configs: Sequence[Configuration], run: RunWide
-               ) -> Iterator[Row]:
+def score_here(refset: RefSet, systems: Sequence[SystemSource], configs: Sequence[Configuration], run: RunWide,
+               starting: Callable[[Configuration], None] | None = None) -> Iterator[Row]:
     """:func:`score_together` in this process, with its own reference data."""
     from gecscore.collection import fewer_collections
 
     fewer_collections()
-    yield from score_together(ReferenceData(refset, run), configs, systems)
+    yield from score_together(ReferenceData(refset, run), configs, systems, starting)
 
 
 def empty_table(systems: Sequence[SystemSource]) -> tuple[dict[str, dict[str, SystemScore]], dict[str, float]]:
@@ -120,13 +133,14 @@ def empty_table(systems: Sequence[SystemSource]) -> tuple[dict[str, dict[str, Sy
 
 
 def collect(rows: Iterable[Row], results: dict, seconds: dict, bar, keep: RowSink | None = None) -> None:
-    """Put finished rows in place, tell ``keep`` of each, and advance the bar once per row."""
+    """Put finished rows in place, tell ``keep`` of each, and advance the bar by each row's
+    cells."""
     for name, scores, elapsed in rows:
         results[name].update(scores)
         seconds[name] += elapsed
         if keep is not None:
             keep(name, scores)
-        bar.update()
+        bar.update(len(scores))
 
 
 def in_order(results: dict[str, dict[str, SystemScore]], configs: Sequence[Configuration]

@@ -37,12 +37,13 @@ from typing import Sequence
 
 from gecscore.benchdata.refsets import RefSet
 from gecscore.leaderboard.configurations import Configuration
-from gecscore.leaderboard.executor import (InProcess, Row, RowSink, Table, collect, empty_table, in_order, score_here,
-                                           score_one_system, scoring_bar, work_groups)
+from gecscore.leaderboard.executor import (InProcess, Row, RowSink, Table, collect, empty_table, in_order, now_scoring,
+                                           score_here, score_one_system, scoring_bar, work_groups)
 from gecscore.leaderboard.run_wide import RunWide
 from gecscore.leaderboard.shared_data import ReferenceData
 from gecscore.leaderboard.systems import SystemSource
 from gecscore.options import DEFAULT_LANG
+from gecscore.warnings_once import recorded, relay
 
 _WORKER: dict = {}
 WORKER_GRACE_S = 2.0
@@ -66,16 +67,16 @@ class LocalProcesses:
         if self.jobs <= 1 or len(systems) * len(groups) <= 1:
             return InProcess().score(refset, systems, configs, run, progress, keep)
         results, seconds = empty_table(systems)
-        bar = scoring_bar(refset, systems, passes=len(groups) + (len(in_main) > 0), progress=progress)
-        if groups:
-            initargs = (refset, groups, run, max(1, (os.cpu_count() or 1) // self.jobs), True)
-            queue = WorkQueue.of(groups, systems)
-            with contextlib.closing(run_in_workers(queue, min(self.jobs, queue.size), initargs)) as done:
-                collect(done, results, seconds, bar, keep)   # closing: the workers are stopped whatever happens
-        if in_main:   # the model passes show their own bars here (the workers' would interleave)
-            collect(score_here(refset, systems, in_main, dataclasses.replace(run, progress=progress)),
-                    results, seconds, bar, keep)
-        bar.close()
+        with scoring_bar(refset, systems, configs, progress) as bar:   # its heartbeat runs while the workers do
+            if groups:
+                initargs = (refset, groups, run, max(1, (os.cpu_count() or 1) // self.jobs), True)
+                queue = WorkQueue.of(groups, systems)
+                bar.set_postfix_str(f"{min(self.jobs, queue.size)} worker processes")
+                with contextlib.closing(run_in_workers(queue, min(self.jobs, queue.size), initargs)) as done:
+                    collect(done, results, seconds, bar, keep)   # closing: the workers are stopped whatever happens
+            if in_main:   # the model passes show their own bars here (the workers' would interleave)
+                collect(score_here(refset, systems, in_main, dataclasses.replace(run, progress=progress),
+                                   starting=now_scoring(bar)), results, seconds, bar, keep)
         return in_order(results, configs), seconds
 
 
@@ -231,7 +232,9 @@ def _worker_main(conn, initargs: tuple) -> None:
         if task is None:
             return
         try:
-            message = ("ok", _score_task(task))
+            with recorded() as caught:   # said in the main process, counted with the others
+                row = _score_task(task)
+            message = ("ok", row, caught)
         except Exception as error:  # noqa: BLE001 - handed to the main process
             message = ("error", error, traceback.format_exc())
         try:
@@ -243,7 +246,8 @@ def _worker_main(conn, initargs: tuple) -> None:
 def run_in_workers(queue: WorkQueue, n_workers: int, initargs: tuple):
     """Yield ``_score_task(task)`` for every task of ``queue`` (in completion order) from
     ``n_workers`` processes, each fed one task at a time over its own pipe, the next one
-    chosen by ``queue`` when it is free.
+    chosen by ``queue`` when it is free. The warnings a task gave in its worker are warned
+    again here (:func:`gecscore.warnings_once.relay`), before its row.
 
     Plain processes and pipes, no shared queues or locks: whatever ends the run (an error, a
     KeyboardInterrupt, :class:`Interrupted`), the ``finally`` clause terminates every worker
@@ -286,6 +290,7 @@ def run_in_workers(queue: WorkQueue, n_workers: int, initargs: tuple):
                         continue  # the worker died: its sentinel says so
                     if message[0] == "error":
                         raise message[1]
+                    relay(message[2])
                     queue.record(on[conn], message[1][2])
                     feed(conn, busy[conn])   # the next task first: the worker goes on while its row is kept
                     yield message[1]

