@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Mapping, Sequence
 
 from gecscore.benchdata.refsets import RefSet
@@ -16,6 +17,9 @@ from gecscore.significance.comparison import Comparison, SignificanceConfig, com
 
 if TYPE_CHECKING:
     from gecscore.leaderboard.board import Leaderboard
+    from gecscore.metaeval.human_segments import SegmentScores
+    from gecscore.metaeval.segment_correlation import ItemCorrelations
+    from gecscore.metaeval.soft_pairwise import SoftPairwiseAccuracy
 
 
 def sentence_agreements(board: Leaderboard, refset: RefSet, judgments: Mapping[str, Sequence[Judgment]],
@@ -150,3 +154,55 @@ def undefined_statistics(board: Leaderboard) -> list[str]:
             notes.append(f"`{config.name}` on {name}: correlations undefined{also}: {reason}")
     return notes
 
+
+@dataclass(frozen=True)
+class SegmentAgreement:
+    """A configuration's sentence scores against one set of segment-level human scores: soft
+    pairwise accuracy (:mod:`gecscore.metaeval.soft_pairwise`) and the correlations within each
+    segment averaged over segments (:mod:`gecscore.metaeval.segment_correlation`; None below 3
+    systems, where they are undefined)."""
+
+    spa: SoftPairwiseAccuracy
+    item: ItemCorrelations | None
+
+    def as_dict(self) -> dict:
+        return {"spa": self.spa.as_dict(), "item": self.item.as_dict() if self.item is not None else None}
+
+
+def segment_agreements(board: Leaderboard, segments: Mapping[str, SegmentScores]
+                       ) -> tuple[dict[str, dict[str, SegmentAgreement]], list[str]]:
+    """Per configuration with sentence scores, against each set of segment-level human scores
+    (GMEG-Data's) over the board's systems the set rates (in the set's order; sentence ``i`` of
+    the board is segment ``i``, so the board must score exactly the set's segments), with the
+    library's defaults (SPA: 1000 permutations, seed 4, as mt-metrics-eval). Returns the
+    agreements and what could not be computed, one sentence each."""
+    from gecscore.metaeval.segment_correlation import item_correlations
+    from gecscore.metaeval.soft_pairwise import soft_pairwise_accuracy
+
+    out: dict[str, dict[str, SegmentAgreement]] = {}
+    notes: list[str] = []
+    for name, human in segments.items():
+        systems = [s for s in human.systems if s in board.systems]
+        if human.n_segments != board.n_sentences:
+            notes.append(f"segment level on {name}: not run: {name} rates {human.n_segments} segments and this "
+                         f"board scores {board.n_sentences} sentences")
+            continue
+        if len(systems) < 2:
+            notes.append(f"segment level on {name}: not run: soft pairwise accuracy needs at least 2 systems and "
+                         f"{name} rates {len(systems)} of this board's systems")
+            continue
+        if len(systems) < 3:
+            notes.append(f"segment level on {name}: correlations within a segment not computed: they need at least "
+                         f"3 systems and {name} rates {len(systems)} of this board's systems")
+        for config in board.configs:
+            scores = {s: board.scores[s][config.name].sentence_scores for s in systems}
+            if any(v is None for v in scores.values()):
+                continue
+            try:
+                spa = soft_pairwise_accuracy(human, scores, systems)
+            except GecInputError as error:
+                notes.append(f"`{config.name}` on {name}: segment level undefined: {error.args[0]}")
+                continue
+            item = item_correlations(human, scores, systems) if len(systems) >= 3 else None
+            out.setdefault(config.name, {})[name] = SegmentAgreement(spa, item)
+    return out, notes

@@ -18,8 +18,10 @@ from typing import Mapping, Sequence
 
 from gecscore.benchdata.refsets import RefSet
 from gecscore.errors import GecInputError
-from gecscore.leaderboard.analyses import (aggregate_scores, baseline_comparisons, board_metric_significance,
-                                           sentence_agreements, undefined_statistics)
+from gecscore.leaderboard.analyses import (SegmentAgreement, aggregate_scores, baseline_comparisons,
+                                           board_metric_significance, segment_agreements, sentence_agreements,
+                                           undefined_statistics)
+from gecscore.leaderboard.clusters import ClusterOptions, MetricClusters
 from gecscore.leaderboard.configurations import Configuration
 from gecscore.leaderboard.executor import Executor, InProcess
 from gecscore.leaderboard.run_wide import RunWide
@@ -29,11 +31,13 @@ from gecscore.leaderboard.system_scores import SystemScore
 from gecscore.leaderboard.systems import SystemSource
 from gecscore.metaeval.correlation import Correlation, correlate
 from gecscore.metaeval.human import HumanScores
+from gecscore.metaeval.human_segments import SegmentScores
 from gecscore.metaeval.metric_significance import MetricSignificance
 from gecscore.metaeval.sentence_level import Judgment, PairwiseAgreement, Window, window_analysis
 from gecscore.metaeval.system_pairs import PairwiseSystems, pairwise_systems
 from gecscore.significance.bootstrap import BootstrapResult, paired_bootstrap
 from gecscore.significance.comparison import Comparison, SignificanceConfig
+from gecscore.significance.ranks import Ranking
 
 
 @dataclass
@@ -69,6 +73,17 @@ class Leaderboard:
     metric_significance: dict[str, MetricSignificance] = field(default_factory=dict)
     # statistics that could not be computed, one sentence each (constant scores, too few systems)
     undefined_statistics: list[str] = field(default_factory=list)
+    # config -> segment-level human set (GMEG) -> soft pairwise accuracy and item-grouped correlations
+    segment_level: dict[str, dict[str, SegmentAgreement]] = field(default_factory=dict)
+    # significance clusters (gecscore.leaderboard.clusters): the options they ran with (None: not
+    # asked); level -> human signal -> the configurations ranked by PERM-BOTH; config -> its
+    # systems ranked by paired randomisation, and the configurations left out, with the reason
+    cluster_options: ClusterOptions | None = None
+    metric_clusters: dict[str, dict[str, MetricClusters]] = field(default_factory=dict)
+    system_clusters: dict[str, Ranking] = field(default_factory=dict)
+    system_clusters_left_out: dict[str, str] = field(default_factory=dict)
+    # what the clusters and the segment level could not compute, one sentence each
+    cluster_notes: list[str] = field(default_factory=list)
 
     def column(self, config: str) -> dict[str, float]:
         """``{system: score}`` for one configuration."""
@@ -111,6 +126,33 @@ class Leaderboard:
             out["significance"] = {"options": self.significance_options, "configs": {
                 c: [comparison.as_dict() for comparison in comparisons]
                 for c, comparisons in self.significance.items()}}
+        out.update(self.clusters_dict())
+        return out
+
+    def clusters_dict(self) -> dict:
+        """The JSON sections of the segment level and the clusters, those the run has:
+        ``segment_level`` ``{"configs": {config: {human: {"spa": ..., "item": ...}}}}``;
+        ``metric_clusters`` ``{"options": ..., level: {human: MetricClusters.as_dict()}}``;
+        ``system_clusters`` ``{"options": ..., "configs": {config: Ranking.as_dict()},
+        "left_out": {config: reason}}``; ``cluster_notes`` (what could not be computed)."""
+        out: dict = {}
+        if self.segment_level:
+            out["segment_level"] = {"configs": {c: {h: a.as_dict() for h, a in by_h.items()}
+                                                for c, by_h in self.segment_level.items()}}
+        options = self.cluster_options
+        if options is not None and self.metric_clusters:
+            out["metric_clusters"] = {"options": options.as_dict(), **{
+                level: {h: m.as_dict() for h, m in by_h.items()} for level, by_h in self.metric_clusters.items()}}
+        if options is not None and options.systems:
+            from gecscore.leaderboard.clusters import system_cluster_test
+
+            out["system_clusters"] = {
+                "options": {"trials": options.draws, "alpha": options.alpha, "seed": options.seed,
+                            "test": system_cluster_test(options)},
+                "configs": {c: r.as_dict() for c, r in self.system_clusters.items()},
+                "left_out": dict(self.system_clusters_left_out)}
+        if self.cluster_notes:
+            out["cluster_notes"] = list(self.cluster_notes)
         return out
 
 
@@ -130,7 +172,9 @@ def run_leaderboard(refset: RefSet, systems: Sequence[SystemSource], metrics: Se
                     judgments: Mapping[str, Sequence[Judgment]] | None = None, ties: str = "neutral",
                     baseline: str | None = None, significance: SignificanceConfig | None = None,
                     window: int = 0, aggregation: str = "mean",
-                    sentence_systems: Sequence[str] | None = None) -> Leaderboard:
+                    sentence_systems: Sequence[str] | None = None, alpha: float = 0.05,
+                    clusters: ClusterOptions | None = None, segments: Mapping[str, SegmentScores] | None = None
+                    ) -> Leaderboard:
     """Score ``systems`` with the configurations matching ``metrics`` (all available if None)
     on ``executor`` (default :class:`~gecscore.leaderboard.executor.InProcess`; the cells of
     earlier runs are read from the cache, :mod:`~gecscore.leaderboard.scoring`); correlate with
@@ -147,8 +191,11 @@ def run_leaderboard(refset: RefSet, systems: Sequence[SystemSource], metrics: Se
     (:data:`~gecscore.leaderboard.analyses.AGGREGATIONS`): ``mean`` keeps each configuration's
     own system score; ``trueskill`` / ``expected-wins`` replace it, for configurations with
     sentence scores, before the correlations. With ``human``, Williams' test between every pair
-    of configurations and their significance clusters per ranking of at least 4 systems, with
-    ``bootstrap`` also intervals of each one's correlations (:mod:`~gecscore.leaderboard.analyses`)."""
+    of configurations and their significance clusters (``alpha``) per ranking of at least 4
+    systems, with ``bootstrap`` also intervals of each one's correlations
+    (:mod:`~gecscore.leaderboard.analyses`).
+
+    ``segments`` and ``clusters``: :func:`segment_level_and_clusters` (None: neither)."""
     run = options or RunWide()
     configs, unavailable = resolve(metrics, run)
     run, configs = with_similarity_model(run, configs)
@@ -163,7 +210,8 @@ def run_leaderboard(refset: RefSet, systems: Sequence[SystemSource], metrics: Se
                         [s.name for s in systems], scores, unavailable, seconds)
     aggregate_scores(board, aggregation)
     if human:
-        correlate_with_humans(board, human, window, bootstrap=bootstrap, seed=seed, confidence=confidence)
+        correlate_with_humans(board, human, window, bootstrap=bootstrap, seed=seed, confidence=confidence,
+                              alpha=alpha)
     if bootstrap:
         bootstrap_systems(board, bootstrap, seed, confidence)
     if judgments:
@@ -171,8 +219,58 @@ def run_leaderboard(refset: RefSet, systems: Sequence[SystemSource], metrics: Se
         board.sentence_level = sentence_agreements(board, refset, judgments, ties, sentence_systems)
     if baseline is not None:
         compare_with_baseline(board, baseline, significance or SignificanceConfig(seed=seed))
+    segment_level_and_clusters(board, refset, segments, clusters, judgments, sentence_systems, progress)
     board.wall_seconds = time.perf_counter() - started
     return board
+
+
+def segment_level_and_clusters(board: Leaderboard, refset: RefSet, segments: Mapping[str, SegmentScores] | None,
+                               clusters: ClusterOptions | None, judgments: Mapping[str, Sequence[Judgment]] | None,
+                               sentence_systems: Sequence[str] | None, progress: bool) -> None:
+    """``segments`` (name -> segment-level human scores, GMEG-Data's): each configuration's soft
+    pairwise accuracy and item-grouped segment correlations
+    (:func:`~gecscore.leaderboard.analyses.segment_agreements`). ``clusters``: the configurations
+    ranked in significance clusters on each human signal the board has (its human rankings,
+    ``judgments`` over ``sentence_systems``, ``segments``) and, with ``clusters.systems``, the
+    systems under each configuration (:func:`rank_in_clusters`)."""
+    if segments:
+        board.segment_level, board.cluster_notes = segment_agreements(board, segments)
+    if clusters is not None:
+        positions = refset.indices if refset.indices is not None else range(board.n_sentences)
+        rank_in_clusters(board, clusters, judgments=judgments, positions=positions, sentence_systems=sentence_systems,
+                         segments=segments, progress=progress)
+
+
+def rank_in_clusters(board: Leaderboard, options: ClusterOptions, *,
+                     judgments: Mapping[str, Sequence[Judgment]] | None = None, positions: Sequence[int] = (),
+                     sentence_systems: Sequence[str] | None = None,
+                     segments: Mapping[str, SegmentScores] | None = None, progress: bool = True) -> None:
+    """The significance clusters of :mod:`~gecscore.leaderboard.clusters` on ``board``: its
+    configurations on each human ranking of the board (system level), each set of
+    ``judgments`` (sentence level, over ``sentence_systems`` or every system, the sentences at
+    ``positions``) and each set of ``segments``; with ``options.systems`` its systems under each
+    configuration. One progress bar counts the pairs tested."""
+    from gecscore.leaderboard import clusters
+    from gecscore.progress import bar
+
+    plans = clusters.system_level_plans(board, options)
+    if judgments:
+        plans += clusters.sentence_level_plans(board, options, judgments, list(positions), sentence_systems)
+    if segments:
+        plans += clusters.segment_level_plans(board, options, segments)
+    systems = clusters.system_cluster_plans(board) if options.systems else None
+    total = sum(plan.pairs for plan in plans) + (systems.pairs if systems is not None else 0)
+    board.cluster_options = options
+    what = f"{len(plans)} rankings of configurations" + (
+        f", systems under {len(systems.systems)} configurations" if systems is not None else "")
+    with bar(total=total, desc="significance clusters", unit="pairs", requested=progress, heartbeat=True,
+             start=f"{what}: {total} pairs, at most {options.draws} draws each") as progress_bar:
+        step = lambda: progress_bar.update(1)
+        board.metric_clusters = clusters.rank_planned_metrics(plans, options, on_pair=step)
+        if systems is not None:
+            board.system_clusters = clusters.rank_planned_systems(systems, options, on_pair=step)
+            board.system_clusters_left_out = dict(systems.left_out)
+    board.cluster_notes = board.cluster_notes + clusters.notes(board.metric_clusters, systems)
 
 
 def with_similarity_model(run: RunWide, configs: list[Configuration]) -> tuple[RunWide, list[Configuration]]:
@@ -198,7 +296,7 @@ def run_options(refset: RefSet, configs: Sequence[Configuration], run: RunWide) 
 
 
 def correlate_with_humans(board: Leaderboard, human: Mapping[str, HumanScores], window: int, *,
-                          bootstrap: int, seed: int, confidence: float) -> None:
+                          bootstrap: int, seed: int, confidence: float, alpha: float = 0.05) -> None:
     """Each configuration's correlations, system pairs and (with ``window``) SEEDA's window
     analysis on each human ranking; Williams' test between configurations; what could not be
     computed."""
@@ -212,7 +310,7 @@ def correlate_with_humans(board: Leaderboard, human: Mapping[str, HumanScores], 
                 name: window_analysis({s: ranking.scores[s] for s in ranking.systems}, column, window)
                 for name, ranking in human.items() if len(ranking.systems) >= window}
     board.metric_significance = board_metric_significance(board, bootstrap=bootstrap, seed=seed,
-                                                          confidence=confidence)
+                                                          confidence=confidence, alpha=alpha)
     board.undefined_statistics = undefined_statistics(board)
 
 

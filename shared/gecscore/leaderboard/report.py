@@ -27,6 +27,8 @@ from gecscore.result_text import number
 from gecscore.warnings_once import with_warnings
 
 from gecscore.leaderboard.board import Leaderboard
+from gecscore.leaderboard.cluster_report import (cluster_notes_markdown, metric_clusters_markdown,
+                                                 segment_level_markdown, system_clusters_markdown)
 
 
 def _fmt(value: float | None, digits: int = 4) -> str:
@@ -232,9 +234,10 @@ def _write_bootstrap_csv(board: Leaderboard, out: Path) -> list[Path]:
 
 def markdown(board: Leaderboard, plots_dir: str | None = None) -> str:
     """The page: the scores, then each section the run has (correlations, metric comparisons,
-    undefined statistics, bootstrap, sentence level, windows, baseline, per type, unavailable
-    configurations), then the signatures. Systems are sorted by the first configuration's score
-    (best first; an undefined score last)."""
+    undefined statistics, bootstrap, sentence level, segment level, metrics in significance
+    clusters, windows, baseline, systems in significance clusters, what the clusters could not
+    compute, per type, unavailable configurations), then the signatures. Systems are sorted by
+    the first configuration's score (best first; an undefined score last)."""
     order = sorted(board.systems, key=lambda s: -_sortable(board.scores[s][board.configs[0].name].score))
     lines = scores_markdown(board, order)
     lines += correlations_markdown(board, plots_dir)
@@ -243,8 +246,12 @@ def markdown(board: Leaderboard, plots_dir: str | None = None) -> str:
     lines += undefined_markdown(board)
     lines += bootstrap_markdown(board, order)
     lines += sentence_level_markdown(board)
+    lines += segment_level_markdown(board)
+    lines += metric_clusters_markdown(board)
     lines += windows_markdown(board, plots_dir)
     lines += baseline_markdown(board)
+    lines += system_clusters_markdown(board, order)
+    lines += cluster_notes_markdown(board)
     lines += per_type_markdown(board, order)
     if board.unavailable:
         lines += ["", "## Not available", ""]

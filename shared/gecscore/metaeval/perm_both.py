@@ -48,7 +48,7 @@ reference has one gold score per cell, so one item per sentence).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
@@ -178,8 +178,8 @@ def perm_both_exact(scores1: Sequence[float] | np.ndarray, scores2: Sequence[flo
 
 
 def rank_metrics(metric_scores: Mapping[str, Mapping[Any, Any] | Sequence[float] | np.ndarray],
-                 statistic: DrawStatistic, *, params: PermBothParams = PermBothParams(), alpha: float = ALPHA
-                 ) -> Ranking:
+                 statistic: DrawStatistic, *, params: PermBothParams = PermBothParams(), alpha: float = ALPHA,
+                 on_pair: Callable[[], object] | None = None) -> Ranking:
     """Every pair of metrics by :func:`perm_both`, and their ranks by the reference's rule.
 
     ``metric_scores[name]`` is a mapping the statistic reads (``{system: score}``, or
@@ -187,7 +187,8 @@ def rank_metrics(metric_scores: Mapping[str, Mapping[Any, Any] | Sequence[float]
     ``statistic.cells``. The metrics are sorted by the statistic of their scores, best first
     (equal values by name; an undefined one counts as 0); ``p[i][j]`` is
     ``perm_both(metric j, metric i)``: the p-value that metric ``i`` is better than metric
-    ``j``. Ranks: :func:`gecscore.significance.ranks.assign_ranks` with ``alpha``.
+    ``j``. Ranks: :func:`gecscore.significance.ranks.assign_ranks` with ``alpha``. ``on_pair``
+    is called after each pair (a progress bar's step).
     """
     check_alpha(alpha)
     if not metric_scores:
@@ -204,4 +205,6 @@ def rank_metrics(metric_scores: Mapping[str, Mapping[Any, Any] | Sequence[float]
         for worse in names[i + 1:]:
             result = perm_both(vectors[worse], vectors[better], statistic, params)
             p_values[(better, worse)] = (result.p, result.draws)
+            if on_pair is not None:
+                on_pair()
     return ranking(values, p_values, alpha=alpha, statistic=statistic.name, test=params.signature())

@@ -38,9 +38,11 @@ ALTERNATIVES = ("two-sided", "one-sided")
 
 
 def rank_systems(systems: Mapping[str, tuple[np.ndarray, Statistic]], *, trials: int = 1000, seed: int = 0,
-                 alpha: float = ALPHA, alternative: str = "two-sided") -> Ranking:
+                 alpha: float = ALPHA, alternative: str = "two-sided",
+                 on_pair: Callable[[], object] | None = None) -> Ranking:
     """Every pair of ``systems`` (``{name: (sentence statistics, statistic)}``, the same
-    sentences) by paired approximate randomisation, and their ranks (module docstring)."""
+    sentences) by paired approximate randomisation, and their ranks (module docstring).
+    ``on_pair`` is called after each pair (a progress bar's step)."""
     check_alpha(alpha)
     if alternative not in ALTERNATIVES:
         raise GecInputError(f"unknown alternative {alternative!r}; expected one of: {', '.join(ALTERNATIVES)}")
@@ -68,6 +70,8 @@ def rank_systems(systems: Mapping[str, tuple[np.ndarray, Statistic]], *, trials:
                 tolerance = 1e-12 * max(1.0, abs(scores[better]), abs(scores[worse]))
                 p = p_value(d >= delta - tolerance)
             p_values[(better, worse)] = (float(p), trials)
+            if on_pair is not None:
+                on_pair()
     return ranking(scores, p_values, alpha=alpha, statistic="score",
                    test=f"paired approximate randomisation ({alternative})|{config.signature()}")
 
