@@ -189,7 +189,7 @@ def widths(boards: dict) -> str:
 
 CLUSTERS_PARAGRAPH = (
     "**What the clusters mean, and what they do not.** Every pair of configurations is tested with "
-    "PERM-BOTH (Deng et al. 2021), the permutation test the WMT metrics tasks rank metrics with "
+    "PERM-BOTH (Deutsch, Dror and Roth 2021), the permutation test the WMT metrics tasks rank metrics with "
     "(mt-metrics-eval's `PermutationSigDiff`): is the correlation (or accuracy) of the configuration above "
     "significantly higher, one-sided p <= {alpha:g}? Going down the list, a configuration starts a new rank "
     "when some configuration above it *in the current rank* beats it (mt-metrics-eval's `AssignRanks`). So "

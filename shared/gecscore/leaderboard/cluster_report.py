@@ -72,7 +72,7 @@ def metric_clusters_markdown(board: Leaderboard) -> list[str]:
             else:
                 ranking = result.ranking
                 lines += [f"{result.statistic} of each configuration over {_over(result)}. Every pair by PERM-BOTH "
-                          f"(Deng et al. 2021, as mt-metrics-eval's PermutationSigDiff: the one-sided p that the "
+                          f"(Deutsch, Dror and Roth 2021, as mt-metrics-eval's PermutationSigDiff: the one-sided p that the "
                           f"configuration above is better; `{ranking.test}`). Ranks at alpha {ranking.alpha:g}: "
                           f"{RANK_RULE}. In the first block `>` marks p < alpha against the configuration of that "
                           f"column (in the order of the rows), `=` not; the second gives the p-values.", "",

@@ -1,7 +1,7 @@
 """PERM-BOTH: is metric 2's statistic significantly higher than metric 1's?
 
-The paired permutation test of Deng et al. (2021), *Compression, Transduction, and Creation: A
-Unified Framework for Evaluating Natural Language Generation* (arXiv 2104.00054), as WMT ranks
+The paired permutation test of Deutsch, Dror and Roth (2021), *A Statistical Analysis of
+Summarization Evaluation Metrics Using Resampling Methods* (TACL; arXiv 2104.00054), as WMT ranks
 metrics with it: mt-metrics-eval's ``stats.PermutationSigDiff`` (google-research/mt-metrics-eval).
 Both metrics score the same cells (systems, or systems' sentences) against one human signal;
 ``S(.)`` is a statistic of a score vector (:mod:`gecscore.metaeval.draw_statistics`)::
