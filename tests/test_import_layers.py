@@ -26,7 +26,7 @@ LAYERS: list[tuple[str, set[str]]] = [
     ("benchmark data", {"benchdata"}),
     ("statistics", {"metaeval", "significance"}),
     ("leaderboard", {"leaderboard"}),
-    ("uses", {"robustness", "evaluate_info", "publish", "spaces", "attribution"}),
+    ("uses", {"robustness", "evaluate_info", "evaluate_distributed", "publish", "spaces", "attribution"}),
     ("entries", {"cli", "__main__", "<package>", "integrations"}),
 ]
 

@@ -16,6 +16,12 @@ class M2FormatError(GecInputError):
     """A malformed M2 file; ``where`` is ``path:line``."""
 
 
+class DistributedEvaluationError(ValueError):
+    """The processes of an evaluate module in distributed mode did not meet (a missing process,
+    a mismatched ``experiment_id`` or ``num_process``); the message names what was missing.
+    A ValueError, as evaluate's own synchronisation errors."""
+
+
 class MissingModelError(RuntimeError):
     """A model the metric needs is not installed; the message says how to install it."""
 

@@ -1,7 +1,9 @@
 """What every gecscore evaluate module shares: the GEC input features, its MetricInfo, the
 options section of its docstring and its ``_compute`` (both generated from the metric's config:
 an option declared once reaches the module with its default and help), and ``compute`` over
-the metric seam, which keeps the prepared reference side across calls in one process.
+the metric seam, which keeps the prepared reference side across calls in one process. In
+evaluate's distributed mode a process without examples joins, a failed rendezvous is one line,
+and an order-dependent score warns (:mod:`gecscore.evaluate_distributed`).
 
 ``_compute`` has one explicit keyword parameter per option (evaluate's conformance test
 refuses ``**kwargs``, and ``help()`` / ``inspect`` show users the real parameters). It is
@@ -15,6 +17,7 @@ from __future__ import annotations
 import atexit
 import inspect
 import threading
+import time
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Sequence
@@ -22,7 +25,8 @@ from typing import Any, Sequence
 import datasets
 import evaluate
 
-from gecscore.errors import GecOptionError, UnknownOptionError
+from gecscore.errors import DistributedEvaluationError, GecOptionError, UnknownOptionError
+from gecscore.evaluate_distributed import failure_line, warn_order_dependence
 from gecscore.metric import Metric, load
 from gecscore.options import fields_of, format_value, merged_help
 from gecscore.registry import metric_class, module_metrics
@@ -114,7 +118,7 @@ def compute_method(module: str):
     doc = f"{summary}\n\nOptions (declared in the metric's config):\n" + options_description(module)
     source = (f"def _compute(self, sources, predictions, references=None, *, {', '.join(keyword)}):\n"
               f"    {doc!r}\n"
-              f"    return _run({'metric' if len(metrics) > 1 else repr(metrics[0])}, sources, predictions, "
+              f"    return _run(self, {'metric' if len(metrics) > 1 else repr(metrics[0])}, sources, predictions, "
               f"references, {{{', '.join(f'{n!r}: {n}' for n in names)}}})\n")
     namespace: dict[str, Any] = {"_run": _compute_given, **defaults}
     exec(compile(source, f"<gecscore evaluate module {module}>", "exec"), namespace)  # noqa: S102 - our own source
@@ -123,9 +127,11 @@ def compute_method(module: str):
     return function
 
 
-def _compute_given(name: str, sources, predictions, references, options: dict[str, Any]) -> dict[str, Any]:
+def _compute_given(module, name: str, sources, predictions, references, options: dict[str, Any]) -> dict[str, Any]:
     """:func:`compute` with the options a caller set: a ``None`` left at a ``None`` default means
-    the metric's own default; an option the chosen metric lacks is an error naming it."""
+    the metric's own default; an option the chosen metric lacks is an error naming it. On
+    process 0 of a distributed ``module``, a metric whose score depends on the order of the
+    examples warns once (:func:`~gecscore.evaluate_distributed.warn_order_dependence`)."""
     fields = {f.name: f for f in fields_of(metric_class(name).config_type)}
     given = {}
     for key, value in options.items():
@@ -136,7 +142,9 @@ def _compute_given(name: str, sources, predictions, references, options: dict[st
         if value is None and fields[key].default is not None:
             continue   # the module's None: this metric's own default
         given[key] = value
-    return compute(name, sources, predictions, references, given)
+    metric = configured(name, given)
+    warn_order_dependence(module, getattr(metric, "order_dependence", None), references)
+    return metric.compute(sources, predictions, references).as_dict()
 
 
 def configured(name: str, options: dict[str, Any]) -> Metric:
@@ -191,36 +199,56 @@ def _references_as_lists(references: Any, optional: bool, count: int | None) -> 
 def _discard_pending(module: evaluate.Metric) -> None:
     """Forget what a failed call left behind: its writer (with the batch it was given), the
     data, the input format evaluate inferred from it and the locks on its cache files, so that
-    the next call starts as on a fresh module."""
+    the next call starts as on a fresh module (a distributed process 0 also lets go of the
+    rendezvous lock, so that a new call can take it)."""
     writer = getattr(module, "writer", None)
     if writer is not None:
         try:
             writer.finalize()
         except Exception:  # noqa: BLE001 - a writer broken by the failure: it is dropped anyway
             pass
-    for lock in [getattr(module, "filelock", None), *(getattr(module, "filelocks", None) or [])]:
+    locks = [getattr(module, "filelock", None), getattr(module, "rendez_vous_lock", None),
+             *(getattr(module, "filelocks", None) or [])]
+    for lock in locks:
         if lock is not None:
             try:
                 lock.release()
             except Exception:  # noqa: BLE001 - not held any more
                 pass
-    module.writer = module.buf_writer = module.data = module.filelock = None
+    module.writer = module.buf_writer = module.data = module.filelock = module.rendez_vous_lock = None
     module.cache_file_name = None
     module.selected_feature_format = None
 
 
+def _join_without_examples(module: evaluate.Metric) -> None:
+    """Open the module's cache file as a batch would, writing nothing: in distributed mode the
+    process takes part in the rendezvous with no examples (evaluate infers the input format
+    from a batch's first example, so an empty batch would fail with an IndexError, and a
+    process that adds nothing never joins: its peers would wait for it until ``timeout``)."""
+    features = module.features
+    module.selected_feature_format = features[0] if isinstance(features, list) else features
+    module._init_writer()
+
+
 def input_methods(module: str):
     """``compute``, ``add_batch`` and ``add`` of an evaluate module: evaluate's own, with the
-    references normalised (:func:`_references_as_lists`), and with evaluate's remembered input
+    references normalised (:func:`_references_as_lists`), with evaluate's remembered input
     format forgotten after a failed call (evaluate keeps the format inferred from the failed
-    call's input, so the next valid call would be refused or misread)."""
+    call's input, so the next valid call would be refused or misread), an empty batch accepted
+    (and, in distributed mode, ``compute`` with nothing added joining the other processes with
+    no examples), and a failed distributed rendezvous raised as one
+    :class:`~gecscore.errors.DistributedEvaluationError` line."""
     optional = not metric_class(module_metrics(module)[0]).needs_references
 
     def _forgetting_on_failure(self, call):
+        started = time.time()
         try:
             return call()
-        except BaseException:
+        except BaseException as error:
+            line = failure_line(self, error, started)
             _discard_pending(self)
+            if line is not None:
+                raise DistributedEvaluationError(line) from None
             raise
 
     def compute(self, *, predictions=None, references=None, **kwargs):
@@ -228,15 +256,24 @@ def input_methods(module: str):
         _check_names(self, kwargs)
         count = len(predictions) if predictions is not None else None
         references = _references_as_lists(references, optional, count)
-        return _forgetting_on_failure(self, lambda: evaluate.Metric.compute(
-            self, predictions=predictions, references=references, **kwargs))
+
+        def call():
+            nothing_given = predictions is None and references is None and kwargs.get("sources") is None
+            if nothing_given and self.writer is None and self.num_process > 1:
+                _join_without_examples(self)
+            return evaluate.Metric.compute(self, predictions=predictions, references=references, **kwargs)
+        return _forgetting_on_failure(self, call)
 
     def add_batch(self, *, predictions=None, references=None, **kwargs):
         """Add a batch of examples (references: a list of strings, or one string, per example)."""
         count = len(predictions) if predictions is not None else None
         references = _references_as_lists(references, optional, count)
-        return _forgetting_on_failure(self, lambda: evaluate.Metric.add_batch(
-            self, predictions=predictions, references=references, **kwargs))
+
+        def call():
+            if count == 0 and self.writer is None:
+                return _join_without_examples(self)
+            return evaluate.Metric.add_batch(self, predictions=predictions, references=references, **kwargs)
+        return _forgetting_on_failure(self, call)
 
     def add(self, *, prediction=None, reference=None, **kwargs):
         """Add one example (reference: a list of strings, or one string)."""

@@ -72,6 +72,17 @@ class GleuMetric(Metric[GleuConfig]):
         return Result(self.name, signature, {"score": value, "gleu": value, "rounds": rounds}, stats, statistic,
                       None, records, partial(sentence_gleu, per_ref))
 
+    def order_dependence(self, references: Sequence[Sequence[str]] | None) -> str | None:
+        """Why the score depends on the order of the sentences, or None. Round ``j`` draws the
+        references of sentences 0, 1, 2, ... from one seeded stream, as the reference
+        implementation does, so with several references a sentence's draws follow its position:
+        the same sentences in another order draw other references (the official number is the
+        one of the sentences in their order). With one reference each, nothing is drawn."""
+        if any(len(refs) > 1 for refs in references or ()):
+            return ("GLEU draws each sentence's reference from a seeded stream in sentence order (as the "
+                    "reference implementation does)")
+        return None
+
     def reference_options(self) -> tuple[tuple[str, Any], ...]:
         """The references' tokens: no option changes them."""
         return (("reference side", self.name), ("lang", self.lang))
