@@ -194,7 +194,7 @@ def test_a_malformed_corpus_file_is_one_line_naming_the_place(tmp_path, text, me
 
 
 def test_a_missing_file_is_named(tmp_path):
-    with pytest.raises(GecInputError, match="absent.csv: file not found"):
+    with pytest.raises(GecInputError, match="absent.csv: no such file"):
         read_segment_scores(tmp_path / "absent.csv")
 
 

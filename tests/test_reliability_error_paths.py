@@ -149,7 +149,7 @@ COMMAND_ERRORS = [
      "--src is not used"),
     (["errant", "--lang", "zh", "-hyp", "{x}/hypothesis.m2", "-ref", "{x}/gold.m2", "-ref", "{x}/gold.m2"],
      "takes one -ref file"),
-    (["errant", "--lang", "zh", "-hyp", "{x}/no-such-file.txt", "-ref", "{x}/gold.m2"], "cannot read"),
+    (["errant", "--lang", "zh", "-hyp", "{x}/no-such-file.txt", "-ref", "{x}/gold.m2"], "no such file"),
     (["errant", "--lang", "zh", "-hyp", "{x}/hypothesis.txt", "-ref", "{x}/gold.m2"], "plain text"),
     (["compare", "--metric", "pt_m2", "--m2", "{x}/gold.m2", "--hyp", "{x}/hypothesis.txt"], "at least two systems"),
     (["compare", "--metric", "pt_m2", "--m2", "{x}/gold.m2", "--hyp", "{x}/hypothesis.txt", "{x}/source.txt",

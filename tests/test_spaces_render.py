@@ -181,7 +181,7 @@ def test_bad_input_names_the_box(args, message):
 def test_non_utf8_upload_is_named(tmp_path):
     bad = tmp_path / "latin1.txt"
     bad.write_bytes("caf\xe9 .\n".encode("latin-1"))
-    with pytest.raises(GecInputError, match=r"source \(latin1.txt\): not UTF-8"):
+    with pytest.raises(GecInputError, match=r"source \(latin1.txt\):1: not UTF-8"):
         corpus_input(None, "x .", ["X ."], source_file=str(bad))
 
 

@@ -19,6 +19,7 @@ listed in :attr:`RefSet.notes`.
 """
 from __future__ import annotations
 
+import os
 import warnings
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -156,8 +157,6 @@ def read_m2_lenient(path: str | Path) -> tuple[list[Gold], list[str]]:
     """Read an M2 file accepting edit spans past the sentence end (SN-8GEC has a few): they
     apply at the end (see ``read_m2(strict=False)``); each one is returned as a note."""
     path = Path(path)
-    if not path.is_file():
-        raise GecInputError("file not found", str(path))
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         sentences = read_m2(path, strict=False)
@@ -213,7 +212,7 @@ def load_refset(name_or_path: str | Path, data_dir: str | Path | None = None, *,
         name = info.name
     else:
         path = Path(name_or_path)
-        if not path.is_file():
+        if not os.path.lexists(path):   # a path that is there is read, or refused saying what it is (a FIFO ...)
             raise GecInputError(f"not a reference set name ({', '.join(REFSETS)}) nor an M2 file",
                                 str(name_or_path))
         sentences = read_m2(path)

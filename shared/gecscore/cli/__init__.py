@@ -136,8 +136,13 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _run_command(args: argparse.Namespace, flags: dict[str, str]) -> int:
-    """The command's run; its errors as one line and an exit status (see the module's docstring)."""
+    """The command's run; its errors as one line and an exit status (see the module's docstring).
+    Every input path is looked at first (:func:`gecscore.cli.inputs.check_inputs`): a FIFO or a
+    device given as a file is refused before any work, never opened."""
+    from gecscore.cli.inputs import check_inputs
+
     try:
+        check_inputs(args)
         if getattr(args, "no_cache", False):   # a judge command's --no-cache turns both caches off
             from gecscore.cache.store import disabled
 

@@ -19,15 +19,13 @@ from gecscore.errors import GecInputError
 
 
 def is_m2(path: str | Path) -> bool:
-    """Whether a file looks like M2 (its first non-blank line starts with ``S``)."""
-    try:
-        with open(path, encoding="utf-8-sig") as handle:
-            for line in handle:
-                if line.strip():
-                    return line.startswith("S ") or line.rstrip("\r\n") == "S"
-    except OSError as error:
-        raise GecInputError(f"cannot read: {error.strerror}", str(path)) from None
-    return False
+    """Whether a file looks like M2 (its first non-blank line starts with ``S``). The file is read
+    by the one checked reader (:func:`gecscore.io.text.read_lines`): a missing file, a FIFO, a
+    device or a file that is not UTF-8 text is one line naming it."""
+    from gecscore.io.text import read_lines
+
+    first = next((line for line in read_lines(path) if line.strip()), "")
+    return first.startswith("S ") or first == "S"
 
 
 def parallel_edits(sources, targets, extractor):

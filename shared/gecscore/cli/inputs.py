@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 from typing import TYPE_CHECKING, Iterable
 
 from gecscore.cli.numbers import POSITIVE
@@ -143,6 +144,43 @@ def write_json_lines(path: str, records: Iterable[dict]) -> None:
     with open_output(path, "w", "--per-sentence") as handle:
         for record in records:
             handle.write(json_text(record, ensure_ascii=False) + "\n")
+
+
+#: the input files the commands take (by Python name; a name or a file for --m2 of the leaderboard,
+#: --human), and their input folders, checked before any work (see check_inputs)
+INPUT_FILE_OPTIONS = ("src", "ref", "m2", "xml", "para", "hyp", "hyp_m2", "subset_source", "input", "file", "human",
+                      "replay", "import_batch", "judge_replay", "judge_import_batch")
+INPUT_FOLDER_OPTIONS = ("systems", "hyp_m2_dir")
+
+
+def given_paths(value) -> list[str]:
+    """The paths of an option's value: one, a list of them, or none; ``-`` (stdin) left out."""
+    values = [value] if isinstance(value, str) else list(value or ())
+    return [path for path in values if isinstance(path, str) and path and path != "-"]
+
+
+def check_inputs(args: argparse.Namespace) -> None:
+    """Refuse now, naming it, every input path of the command that is there but cannot be read
+    as one: a file option naming a FIFO, a socket, a device, a folder, a symbolic link loop, a
+    broken link or a file this process may not read; a folder option naming anything but a
+    folder. Looked at with ``os.stat`` (a regular file is opened and closed, nothing read), so
+    nothing can wait on a FIFO and no device is opened; the readers check again when they open
+    (:mod:`gecscore.io.user_files`). A path that is not there is left to the command: it may be a
+    name (``--human gjg15``, ``--m2 conll14``), and a reader says "no such file" itself."""
+    from gecscore.io.user_files import check_readable, folder_problem
+
+    files = [path for option in INPUT_FILE_OPTIONS for path in given_paths(getattr(args, option, None))]
+    for spec in getattr(args, "sentence_judgments", None) or ():   # NAME=FILE.xml, or seeda
+        if isinstance(spec, str) and "=" in spec:
+            files.append(spec.split("=", 1)[1])
+    for path in files:
+        if os.path.lexists(path):
+            check_readable(path)
+    for option in INPUT_FOLDER_OPTIONS:
+        for path in given_paths(getattr(args, option, None)):
+            problem = folder_problem(path) if os.path.lexists(path) else None
+            if problem is not None:
+                raise GecInputError(problem, path)
 
 
 # the file outputs a scoring command may take, checked before any work (see check_outputs)

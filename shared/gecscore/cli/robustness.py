@@ -144,8 +144,8 @@ def run(args: argparse.Namespace) -> int:
     if args.human_ranking and not args.human:
         raise GecInputError("--human-ranking picks one of --human's rankings: give --human too")
     options = run_wide_options(args)
+    real = discover_systems(args.systems, None, args.only)   # before the gold's edits are extracted
     refset = reference_set(args)
-    real = discover_systems(args.systems, None, args.only)
     available = attacks.published_available(args.data_dir)
     aligned = bool(available) and attacks.aligned_with_conll14(refset.sources, refset.indices, args.data_dir)
     generated, published = choose_attacks(args.attacks, aligned, available)

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Iterable
 
 from gecscore.errors import GecInputError
+from gecscore.io.user_files import read_bytes
 from gecscore.types import Edit, Gold, GoldAlternative, GoldError
 
 
@@ -72,12 +73,12 @@ def _read_sentence(node: ET.Element, script: str, where: str, beyond: list[str])
 
 
 def read_ixml(path: str | Path) -> list[Gold]:
-    """Read an I-measure XML gold (every ``sentence`` of every ``script``, in file order)."""
+    """Read an I-measure XML gold (every ``sentence`` of every ``script``, in file order; the
+    file read by :func:`gecscore.io.user_files.read_bytes`)."""
     path = Path(path)
+    data = read_bytes(path)   # a missing file, a FIFO, a folder ...: one line naming it
     try:
-        root = ET.parse(path).getroot()
-    except FileNotFoundError:
-        raise GecInputError("no such file", str(path)) from None
+        root = ET.fromstring(data)
     except ET.ParseError as error:
         line, column = error.position
         raise IXmlFormatError(f"not well-formed XML: {error}", f"{path}:{line}:{column}") from None

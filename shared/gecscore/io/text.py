@@ -2,38 +2,24 @@
 ends are accepted)."""
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Sequence
 
 from gecscore.errors import GecInputError
+from gecscore.io.user_files import read_text
 
 
 def read_lines(path: str | Path, *, allow_empty: bool = True) -> list[str]:
     """Read a text file as lines (without line ends or a leading byte-order mark).
 
     ``-`` reads standard input. ``allow_empty=False`` rejects empty or blank lines (sources
-    must have a token). A missing file, a folder or bytes that are not UTF-8 raise a
+    must have a token). The file is read by :func:`gecscore.io.user_files.read_text`: a missing
+    file, anything that is not a regular file (a folder, a FIFO, a device, a socket, a link loop:
+    refused before it is opened) and a file that is not UTF-8 text raise a
     :class:`GecInputError` naming the file (and line).
     """
     name = str(path)
-    if name == "-":
-        data = sys.stdin.buffer.read()
-    else:
-        path = Path(path)
-        if path.is_dir():
-            raise GecInputError("is a folder, not a text file", name)
-        try:
-            data = path.read_bytes()
-        except FileNotFoundError:
-            raise GecInputError("no such file", name) from None
-        except OSError as error:
-            raise GecInputError(f"cannot read: {error.strerror or error}", name) from None
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        line = data[:error.start].count(b"\n") + 1
-        raise GecInputError(f"not UTF-8 text (byte {data[error.start]:#04x})", f"{name}:{line}") from None
+    text = read_text(path, stdin=True)
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()

@@ -31,6 +31,7 @@ from typing import Any, Protocol, Sequence
 from gecscore.benchdata.refsets import RefSet
 from gecscore.cache.keys import KeyBuilder, environment_digest, package_digest, value_digest
 from gecscore.cache.store import DiskCache, default_store
+from gecscore.io.user_files import read_bytes
 from gecscore.leaderboard.configurations import Configuration
 
 CACHE_NAMESPACE = "leaderboard-cell"
@@ -45,9 +46,11 @@ class SystemFiles(Protocol):
 
 
 def file_digest(path: Path | None) -> str:
+    """SHA-256 of a system file's bytes, read by the checked reader (never a FIFO or a device:
+    :func:`gecscore.io.user_files.read_bytes`)."""
     if path is None:
         return ""
-    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    return hashlib.sha256(read_bytes(path)).hexdigest()
 
 
 def system_digest(system: SystemFiles) -> str:

@@ -1,12 +1,16 @@
 """The systems of a leaderboard: one per output file of a folder (text and/or hypothesis M2),
-named by the file's stem."""
+named by the file's stem. Only regular files are systems: anything else matching the pattern
+(a FIFO, a socket, a device, a folder, a link loop) is skipped, named in one warning, and a file
+that cannot be read or is not text is refused, before any work starts."""
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
 from gecscore.errors import GecInputError
+from gecscore.io.user_files import folder_files, read_text
 
 
 @dataclass(frozen=True)
@@ -52,18 +56,24 @@ def discover_systems(systems_dir: str | Path | None = None, hyp_m2_dir: str | Pa
 
 
 def _by_name(folder: str | Path | None, pattern: str) -> dict[str, Path]:
+    """The files of ``folder`` matching ``pattern`` by system name. An entry that is not a
+    regular file (a FIFO, a socket, a device, a folder, a link loop or a broken link) is never
+    opened: it is skipped with one warning naming each. A system file this process cannot read,
+    or that is not UTF-8 text, is refused naming it (and the line), before any scoring: the
+    cells read the files later, in workers, some after minutes (:mod:`gecscore.io.user_files`;
+    the outputs of a board are small, reading them twice costs little)."""
     if folder is None:
         return {}
-    folder = Path(folder)
-    if not folder.is_dir():
-        raise GecInputError("not a folder", str(folder))
+    listed = folder_files(folder, pattern)
+    if listed.skipped:
+        warnings.warn(f"{folder}: {listed.skipped_line()}", UserWarning, stacklevel=3)
     found = {}
-    for path in sorted(folder.glob(pattern)):
+    for path in listed.files:
         name = system_name(path)
         if name in found:
             raise GecInputError(f"two files for system {name}: {found[name].name} and {path.name}", str(folder))
+        read_text(path)
         found[name] = path
     if not found:
-        raise GecInputError(f"no {pattern} files", str(folder))
+        raise GecInputError(f"no {pattern} files" + (" that can be read" if listed.skipped else ""), str(folder))
     return found
-

@@ -3,6 +3,7 @@ system's candidate counts, scored through the metric seam as the leaderboard sco
 human rankings' own benchmarks."""
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Callable, Sequence
 
@@ -76,7 +77,7 @@ def load_datasets(specs: Sequence[str], level: str, assumption: str, *, method: 
                     sources = discover_systems(subset)
                 cache[family] = chunk_counts(gold, sources, level, assumption, progress)
         else:
-            if not Path(spec).is_file():
+            if not os.path.lexists(spec):   # a path that is there is read, or refused saying what it is
                 raise GecInputError(f"unknown human ranking {spec!r}; expected one of {', '.join(BUILTIN)} "
                                     "or a TSV file")
             if m2 is None or systems_dir is None:

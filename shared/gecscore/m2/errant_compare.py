@@ -149,10 +149,10 @@ def parse_block(block: str, *, chinese: bool = False) -> tuple[M2Edit, ...]:
 
 def read_edits(path: str | Path, *, chinese: bool = False) -> list[tuple[M2Edit, ...]]:
     """Every block's edits of an M2 file (``chinese``: ChERRANT's, see :func:`parse_block`)."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as error:
-        raise GecInputError(f"cannot read: {error.strerror}", str(path)) from None
+    from gecscore.io.user_files import read_text
+
+    # line ends as ERRANT's open() reads them (universal newlines: CRLF and CR become LF)
+    text = read_text(path).replace("\r\n", "\n").replace("\r", "\n")
     try:
         return [parse_block(block, chinese=chinese) for block in split_blocks(text)]
     except GecInputError as error:

@@ -5,11 +5,13 @@ A :class:`HumanScores` is one ranking: system name -> human score, in the file's
 """
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
 from gecscore.errors import GecInputError
+from gecscore.io.text import read_lines
 
 SEEDA_SYSTEM_SETS = {
     # Kobayashi et al. (2024): the standard "base" set drops GPT-3.5, INPUT and REF-F.
@@ -57,7 +59,7 @@ def read_human_tsv(path: str | Path, prefix: str = "") -> dict[str, HumanScores]
     Returns one ranking per score column, named ``<prefix><column>``.
     """
     path = Path(path)
-    lines = [line for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    lines = [line for line in read_lines(path) if line.strip()]
     if not lines:
         raise GecInputError("empty human score file", str(path))
     header = lines[0].split("\t")
@@ -87,9 +89,7 @@ def gjg15_scores(path: str | Path) -> dict[str, HumanScores]:
 
 
 def _read_column(path: Path) -> list[str]:
-    if not path.is_file():
-        raise GecInputError("file not found", str(path))
-    return [line.strip() for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return [line.strip() for line in read_lines(path) if line.strip()]
 
 
 def seeda_set(system_set: str) -> str:
@@ -161,7 +161,7 @@ def load_human(spec: str, data_dir: str | Path | None = None) -> dict[str, Human
     of a TSV file (``system<TAB>score...`` with a header)."""
     from gecscore.benchdata import require
 
-    if spec.lower().startswith("gmeg-") and not Path(spec).is_file():
+    if spec.lower().startswith("gmeg-") and not os.path.lexists(spec):
         from gecscore.metaeval.human_segments import gmeg_corpus_scores, gmeg_name
 
         name = gmeg_name(spec)
@@ -171,7 +171,7 @@ def load_human(spec: str, data_dir: str | Path | None = None) -> dict[str, Human
     if spec.startswith("seeda-"):
         seeda_set(spec[len("seeda-"):])   # an unknown set fails before anything is fetched
         return seeda_scores(require([SEEDA_HUMAN + "/SYSTEMS.txt"], data_dir) / SEEDA_HUMAN, spec[len("seeda-"):])
-    if Path(spec).is_file():
+    if os.path.lexists(spec):   # a path: read as a TSV, or refused saying what it is (a FIFO ...)
         return read_human_tsv(spec, prefix=f"{Path(spec).stem}-")
     raise GecInputError(f"unknown human ranking {spec!r}; expected gjg15, seeda-base, seeda-+input, "
                         "seeda-+ref-f (alias seeda-+fluency), seeda-all, gmeg-fce, gmeg-wiki, gmeg-fce-dev, "

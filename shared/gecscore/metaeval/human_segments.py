@@ -22,6 +22,7 @@ so it is not a named set.
 from __future__ import annotations
 
 import csv
+import io
 import math
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,6 +31,7 @@ from typing import Mapping, Sequence
 import numpy as np
 
 from gecscore.errors import GecInputError
+from gecscore.io.user_files import read_text
 
 GMEG_SYSTEMS = ("amu", "lstm", "lstm-r", "marian", "nus", "transformer")
 GMEG_DOMAINS = ("fce", "wiki")
@@ -136,12 +138,10 @@ def _cell(text: str, where: str) -> float:
 
 
 def _rows(path: Path) -> list[list[str]]:
+    text = read_text(path)   # a missing file, a FIFO, bytes that are not UTF-8 ...: one line naming it
     try:
-        with path.open(encoding="utf-8", newline="") as stream:
-            return list(csv.reader(stream))
-    except FileNotFoundError:
-        raise GecInputError("file not found", str(path)) from None
-    except (OSError, UnicodeDecodeError, csv.Error) as error:
+        return list(csv.reader(io.StringIO(text, newline="")))
+    except csv.Error as error:
         raise GecInputError(f"cannot read the scores: {error}", str(path)) from None
 
 

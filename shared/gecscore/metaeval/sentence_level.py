@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Mapping, Sequence
 
 from gecscore.errors import GecInputError
+from gecscore.io.user_files import read_bytes
 from gecscore.metaeval.correlation import pearson, spearman
 
 TIES = ("neutral", "seeda-script", "discordant")
@@ -108,9 +109,10 @@ def read_judgments(path: str | Path) -> tuple[Judgment, ...]:
 
     A ``system`` attribute naming several systems (same output) gives each of them the rank."""
     path = Path(path)
+    data = read_bytes(path)   # a missing file, a FIFO, a folder ...: one line naming it
     try:
-        root = ET.parse(path).getroot()
-    except (OSError, ET.ParseError) as error:
+        root = ET.fromstring(data)
+    except ET.ParseError as error:
         raise GecInputError(f"cannot read the judgments: {error}", str(path)) from None
     judgments = []
     for number, item in enumerate(root.iter("ranking-item"), start=1):

@@ -47,6 +47,7 @@ from typing import Iterable, Mapping, Sequence
 import numpy as np
 
 from gecscore.errors import GecInputError
+from gecscore.io.user_files import read_bytes
 
 MU, SIGMA, TAU, DRAW_PROBABILITY = 0.0, 0.5, 0.0, 0.25
 RUNS = 1000  # GJG15's SAMPLE=999: runs 0..999
@@ -63,9 +64,10 @@ class Pair:
 
 def read_ranked_items(path: str | Path) -> list[list[tuple[int, list[str]]]]:
     """Every kept ranking item of an Appraise XML file as ``[(rank, [systems...]), ...]``."""
+    data = read_bytes(path)   # a missing file, a FIFO, a folder ...: one line naming it
     try:
-        root = ET.parse(path).getroot()
-    except (OSError, ET.ParseError) as error:
+        root = ET.fromstring(data)
+    except ET.ParseError as error:
         raise GecInputError(f"cannot read the judgments: {error}", str(path)) from None
     items = []
     for item in root.iter("ranking-item"):

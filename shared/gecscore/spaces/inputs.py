@@ -126,16 +126,15 @@ def upload_path(upload) -> str | None:
 
 
 def read_upload(upload, what: str, limits: RequestLimits | None = None) -> list[str]:
-    """Lines of an uploaded UTF-8 text file; errors name ``what`` and the file. A file larger
-    than the limits allow is refused before it is read."""
+    """Lines of an uploaded UTF-8 text file; errors name ``what`` and the file (and line). A file
+    larger than the limits allow is refused before it is read; the file is read by the one
+    checked reader (:func:`gecscore.io.user_files.read_text`: a path that is not a regular file
+    is refused unopened, a byte-order mark dropped, bytes that are not UTF-8 named by line)."""
+    from gecscore.io.user_files import read_text
+
     path = upload_path(upload)
     (limits or RequestLimits.from_env()).check_upload(path, what)
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except UnicodeDecodeError as error:
-        raise GecInputError(f"not UTF-8 text ({error.reason} at byte {error.start})",
-                            f"{what} ({Path(path).name})") from None
-    return split_lines(text)
+    return split_lines(read_text(path, f"{what} ({Path(path).name})"))
 
 
 def lines_of(text: str | None, upload, what: str, limits: RequestLimits | None = None) -> list[str]:
