@@ -151,7 +151,7 @@ def test_a_server_error_then_success_is_fetched(upstream, tmp_path):
 def test_a_dropped_connection_then_success_is_fetched(upstream, tmp_path):
     upstream.behaviour[SMALL_URL] = "stall-once"
     fetch_set("net", tmp_path, progress=False,
-              policy=DownloadPolicy(stall_s=0.3, min_rate_bps=1e12, attempts=2, retry_delay_s=0.01))
+              policy=DownloadPolicy(stall_s=2.0, min_rate_bps=1e12, attempts=2, retry_delay_s=0.01))
     assert (tmp_path / "net/small.txt").read_bytes() == SMALL and upstream.hits[SMALL_URL] == 2
 
 
@@ -214,6 +214,7 @@ def test_a_length_that_lies_short_is_a_checksum_mismatch(upstream, tmp_path):
 def test_a_refused_connection_is_final_and_names_the_mirror_variable(monkeypatch, tmp_path):
     monkeypatch.setitem(CATALOGUE, "net", NET)
     monkeypatch.delenv("GECSCORE_OFFLINE", raising=False)
+    monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)   # set by the model tests' offline runs
     url = f"http://127.0.0.1:{free_port()}"
     monkeypatch.setenv("GECSCORE_DATA_BASE_URL", url)
     started = time.monotonic()

@@ -31,7 +31,8 @@ def convert(tmp_path, text: str) -> subprocess.CompletedProcess:
 def test_converter_refuses_non_xml_characters_naming_file_and_line(tmp_path, bad, line):
     done = convert(tmp_path, bad)
     assert done.returncode == 2, done.stderr
-    assert f"in.m2:{line}:" in done.stderr and "XML 1.0" in done.stderr
+    # a NUL byte is refused by the text reader itself (not text), every other one by the converter
+    assert f"in.m2:{line}:" in done.stderr and ("XML 1.0" in done.stderr or "a NUL byte" in done.stderr)
     assert "Traceback" not in done.stderr and len(done.stderr.strip().splitlines()) == 1
     assert not (tmp_path / "out.xml").exists()
 

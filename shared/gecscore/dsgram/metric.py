@@ -11,6 +11,7 @@ from typing import Any
 from gecscore.dsgram.config import DsgramConfig
 from gecscore.dsgram.scorer import result_values, score_dsgram, sentence_records
 from gecscore.errors import JudgeShortfallWarning
+from gecscore.judge.batch import BATCH_EXPORTED
 from gecscore.judged_metric import JudgedMetric, judged_sentence_stats, ratio_of_columns
 from gecscore.metric import Predictions, Prepared, Result
 from gecscore.result_text import values_text
@@ -41,7 +42,8 @@ class DsgramMetric(JudgedMetric):
         detail = score_dsgram(prepared.gold.sources, predictions, self.judge(), c)
         values = result_values(detail)
         failed, total = values.get("n_failed", 0), values.get("n_sentences", len(detail.sentences))
-        if failed:
+        exporting = set(values.get("judge", {}).get("failures") or {}) == {BATCH_EXPORTED}   # written to a batch file: not failed
+        if failed and not exporting:
             # the CLI exits 3 when every call failed; a Python or evaluate caller is told here
             warnings.warn(f"dsgram: the judge failed on {failed} of {total} sentences"
                           + ("; no sentence has a score (the scores are None)" if failed == total else
