@@ -1,7 +1,7 @@
 """Edit attribution on real CoNLL-2014 sentences: sampled Shapley against exact Shapley, and
 the time per sentence of each method.
 
-    GEC_DATA=../shared/data python benchmarks/bench_attribution.py [--system AMU] [--sentences 40]
+    python benchmarks/bench_attribution.py [--system AMU] [--sentences 40] [--data-dir DIR]
         [--metric cleme2|sentm2] [--samples 8 32 128] [--min-edits 3] [--max-edits 10]
 
 Sentences: the first ``--sentences`` of the official gold (M2) whose hypothesis (the system's
@@ -9,15 +9,14 @@ output, edits by ERRANT) has between ``--min-edits`` and ``--max-edits`` edits. 
 the sentence-level score (CLEME2.0, or SentM2 = pt_m2 scorer none) against the gold's
 annotators. Printed: for each sample count, the mean and largest absolute error of the sampled
 attributions against the exact ones (over all edits of all sentences), and the mean time per
-sentence of every method (cold: each method pays for its own evaluations).
+sentence of every method (cold: each method pays for its own evaluations). CoNLL-2014 and its
+systems are found in the data folder (``--data-dir``, else ``$GEC_DATA``, else the per-user one)
+and fetched there on first use; without them it exits 2 with one line.
 """
 from __future__ import annotations
 
 import argparse
-import os
-import sys
 import time
-from pathlib import Path
 
 import numpy as np
 
@@ -26,11 +25,12 @@ from gecscore.attribution import add_one, exact_shapley, remove_one, sampled_sha
 from gecscore.attribution.metric_value import MetricValue
 from gecscore.lang.en.gold import hypothesis_targets
 from gecscore.io.m2 import read_m2
+from gecscore.benchdata.script_support import add_data_dir_option, data_root, run_script
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--data", default=os.environ.get("GEC_DATA", "../shared/data"))
+    add_data_dir_option(parser)
     parser.add_argument("--system", default="AMU")
     parser.add_argument("--sentences", type=int, default=40)
     parser.add_argument("--metric", default="cleme2", choices=("cleme2", "sentm2"))
@@ -39,9 +39,7 @@ def main() -> None:
     parser.add_argument("--max-edits", type=int, default=10)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
-    conll = Path(args.data) / "conll14"
-    if not conll.exists():
-        sys.exit(f"no CoNLL-2014 data at {conll} (set GEC_DATA)")
+    conll = data_root(("conll14", "conll14-systems"), args.data_dir) / "conll14"
     gold = read_m2(conll / "official-2014.combined.m2")
     hyps = (conll / "systems" / f"{args.system}.txt").read_text(encoding="utf-8").rstrip("\n").split("\n")
     targets = hypothesis_targets([" ".join(g.source) for g in gold], hyps)
@@ -78,4 +76,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

@@ -16,8 +16,9 @@ warm-up run that leaves numba's compiled kernels on disk for that checkout:
 
 The baseline runs from a git worktree of ``--baseline`` (``PYTHONPATH`` at its ``shared/``,
 this venv). Every pair of leaderboard outputs is checked equal (``scores.csv``) so a faster
-number is the same number. Wall times depend on the load: run it on a quiet machine. Reads
-the data from GEC_DATA (default ../shared/data); exits with a message if absent.
+number is the same number. Wall times depend on the load: run it on a quiet machine. The
+named sets are found in the data folder (``--data-dir``, else ``$GEC_DATA``, else the per-user
+one) and fetched there on first use; without them it exits 2 with one line.
 """
 from __future__ import annotations
 
@@ -30,17 +31,17 @@ import tempfile
 import time
 from pathlib import Path
 
+from gecscore.benchdata.script_support import add_data_dir_option, data_root, run_script
+
 REPO = Path(__file__).resolve().parents[1]
 MODEL_FREE = ["cleme2-corpus-*", "cleme2-sentence-*", "cleme-*", "m2", "errant", "imeasure", "gleu"]
 ADDED = "UMC"
 LOADS: list[float] = []   # the 1-minute load average at the end of each timed run
 
 
-def data_dir() -> Path:
-    root = Path(os.environ.get("GEC_DATA", REPO.parent / "shared" / "data"))
-    if not (root / "conll14" / "systems").is_dir():
-        sys.exit(f"CoNLL-2014 data not found under {root} (set GEC_DATA)")
-    return root
+def data_dir(chosen: str | None = None) -> Path:
+    """The data folder holding conll14, conll14-systems, verified (fetched on first use)."""
+    return data_root(("conll14", "conll14-systems"), chosen)
 
 
 def timed(command: list[str], code: Path, cache: Path) -> float:
@@ -102,8 +103,9 @@ def main() -> None:
     parser.add_argument("--baseline", default="9cc3c1c", help="the commit to compare with (default 9cc3c1c)")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--skip-pt-m2", action="store_true", help="leave out the PT-M2 runs (minutes each on CPU)")
+    add_data_dir_option(parser)
     args = parser.parse_args()
-    root = data_dir()
+    root = data_dir(args.data_dir)
     model = None
     if not args.skip_pt_m2:
         sys.path.insert(0, str(REPO / "shared"))
@@ -137,4 +139,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

@@ -7,13 +7,12 @@
 2. Text path: ERRANT extraction of systems/*.txt (sources parsed once, shared by all
    systems) against the gold conll14.errant.m2; CLEME2.0-dep corpus counts next to the
    CLEME2.0 paper's Table 12.
-Reads the data from GEC_DATA (default ../shared/data); exits with a message if absent.
+The named sets are found in the data folder (``--data-dir``, else ``$GEC_DATA``, else the
+per-user one) and fetched there on first use; without them it exits 2 with one line.
 """
 from __future__ import annotations
 
 import argparse
-import os
-import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -26,6 +25,7 @@ from gecscore.chunks.evaluation import partition_corpus
 from gecscore.chunks.cleme import score_cleme
 from gecscore.chunks.config import ClemeConfig, Cleme2Config
 from gecscore.chunks.cleme2 import score_cleme2
+from gecscore.benchdata.script_support import add_data_dir_option, data_root, run_script
 
 SYSTEMS = ["AMU", "CAMB", "CUUI", "IITB", "INPUT", "IPN", "NTHU", "PKU", "POST", "RAC", "SJTU", "UFC", "UMC"]
 # CLEME2.0 paper, Table 12, CLEME2.0-dep (corpus): TP, FP_ne, FP_un, FN.
@@ -39,12 +39,9 @@ TABLE12_DEP = {
 SETTINGS = [(level, assumption) for level in ("corpus", "sentence") for assumption in ("dep", "ind")]
 
 
-def data_dir() -> Path:
-    root = Path(os.environ.get("GEC_DATA", Path(__file__).resolve().parents[2] / "shared" / "data"))
-    conll = root / "conll14"
-    if not (conll / "conll14.errant.m2").exists():
-        sys.exit(f"CoNLL-2014 data not found under {root} (set GEC_DATA); nothing to benchmark")
-    return conll
+def data_dir(chosen: str | None = None) -> Path:
+    """The CoNLL-2014 folder of conll14, conll14-systems, conll14-errant, verified (fetched on first use)."""
+    return data_root(("conll14", "conll14-systems", "conll14-errant"), chosen) / "conll14"
 
 
 _GOLD = None
@@ -138,12 +135,13 @@ def main() -> None:
     parser.add_argument("--skip-text", action="store_true", help="only the M2-bundle benchmark")
     parser.add_argument("--n-process", type=int, default=1, help="spaCy processes for the text path")
     parser.add_argument("--jobs", type=int, default=2, help="processes for the M2-bundle benchmark (default 2)")
+    add_data_dir_option(parser)
     args = parser.parse_args()
-    conll = data_dir()
+    conll = data_dir(args.data_dir)
     bench_bundles(conll, args.table, args.jobs)
     if not args.skip_text:
         bench_text(conll, args.n_process)
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

@@ -2,10 +2,12 @@
 (gecscore.lang.en.alignment.annotate): time both on the same parsed Docs and compare every edit
 (spans, strings, type) and every alignment sequence.
 
-Reads GEC_DATA (default ../shared/data next to the repository); skips with a message when absent.
+The named sets (CoNLL-2014 and its systems; with --all also SEEDA and JFLEG) are found in the data
+folder (``--data-dir``, else ``$GEC_DATA``, else the per-user one) and fetched there on first use;
+without them it exits 2 with one line.
 
     python benchmarks/bench_errant.py                    # CoNLL-2014 source vs AMU, ref0, ref1
-    python benchmarks/bench_errant.py --pair SRC HYP ... # any files (paths relative to GEC_DATA)
+    python benchmarks/bench_errant.py --pair SRC HYP ... # any files (paths relative to the data folder)
     python benchmarks/bench_errant.py --all              # exactness on every CoNLL-2014 system and
                                                          # reference, SEEDA outputs, JFLEG references
     python benchmarks/bench_errant.py --parallel         # also time the errant_parallel CLI on AMU
@@ -23,8 +25,10 @@ import tempfile
 import time
 from pathlib import Path
 
+from gecscore.benchdata.script_support import add_data_dir_option, data_root, run_script
+
 REPO = Path(__file__).resolve().parent.parent
-GEC_DATA = Path(os.environ.get("GEC_DATA", REPO.parent / "shared" / "data"))
+DATA = Path()   # the data folder, resolved by main() (data_root)
 
 CONLL_SYSTEMS = ("AMU", "CAMB", "CUUI", "IITB", "INPUT", "IPN", "NTHU", "PKU", "POST", "RAC", "SJTU",
                  "UFC", "UMC")
@@ -35,24 +39,21 @@ def read_lines(path: Path) -> list[str]:
 
 
 def default_sets() -> list[tuple[str, Path, list[Path]]]:
-    conll = GEC_DATA / "conll14"
+    conll = DATA / "conll14"
     return [("conll14", conll / "source.txt",
              [conll / "systems" / "AMU.txt", conll / "ref0.txt", conll / "ref1.txt"])]
 
 
 def all_sets() -> list[tuple[str, Path, list[Path]]]:
-    conll = GEC_DATA / "conll14"
-    seeda = GEC_DATA / "seeda" / "outputs" / "all"
-    jfleg = GEC_DATA / "jfleg"
+    conll = DATA / "conll14"
+    seeda = DATA / "seeda" / "outputs" / "all"
+    jfleg = DATA / "jfleg"
     sets = [("conll14", conll / "source.txt",
              [conll / "systems" / f"{name}.txt" for name in CONLL_SYSTEMS]
              + [conll / "ref0.txt", conll / "ref1.txt"])]
-    if seeda.is_dir():
-        sets.append(("seeda", seeda / "INPUT.txt", sorted(p for p in seeda.glob("*.txt") if p.stem != "INPUT")))
+    sets.append(("seeda", seeda / "INPUT.txt", sorted(p for p in seeda.glob("*.txt") if p.stem != "INPUT")))
     for split in ("dev", "test"):
-        if (jfleg / f"{split}.src").exists():
-            sets.append((f"jfleg-{split}", jfleg / f"{split}.src",
-                         [jfleg / f"{split}.ref{r}" for r in range(4)]))
+        sets.append((f"jfleg-{split}", jfleg / f"{split}.src", [jfleg / f"{split}.ref{r}" for r in range(4)]))
     return sets
 
 
@@ -261,7 +262,7 @@ def time_text_path_vs_errant_parallel() -> None:
     """All 13 CoNLL-2014 systems: our text path in one process (gecscore.load("cleme2"): sources
     and both references parsed and aligned once, then each system's edits and CLEME2.0) against
     errant_parallel run once per system (what a user of ERRANT alone runs to get the edits)."""
-    conll = GEC_DATA / "conll14"
+    conll = DATA / "conll14"
     src = conll / "source.txt"
     code = ("import sys, time; from pathlib import Path; import gecscore\n"
             "from gecscore.io.text import read_lines\n"
@@ -293,7 +294,7 @@ def time_text_path_vs_errant_parallel() -> None:
 
 def long_line(n_tokens: int) -> tuple[str, str]:
     """Concatenated CoNLL-2014 source sentences (n_tokens), and a copy with 6 edits."""
-    sources = read_lines(GEC_DATA / "conll14" / "source.txt")
+    sources = read_lines(DATA / "conll14" / "source.txt")
     tokens: list[str] = []
     k = 0
     while len(tokens) < n_tokens:
@@ -383,7 +384,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--all", action="store_true", help="every CoNLL-2014 system/reference, SEEDA, JFLEG")
     parser.add_argument("--pair", nargs="+", metavar="FILE",
-                        help="source file then hypothesis files (relative to GEC_DATA or absolute)")
+                        help="source file then hypothesis files (relative to the data folder or absolute)")
     parser.add_argument("--parallel", action="store_true", help="also time errant_parallel on AMU")
     parser.add_argument("--systems", action="store_true",
                         help="only time the text path of all 13 CoNLL-2014 systems against errant_parallel per system")
@@ -391,28 +392,29 @@ def main() -> None:
     parser.add_argument("--long-errant", action="store_true", help="with --long: also run errant itself (up to 3,000 tokens)")
     parser.add_argument("--_long-child", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--_pipeline", nargs=3, help=argparse.SUPPRESS)
+    add_data_dir_option(parser)
     args = parser.parse_args()
 
-    if not (GEC_DATA / "conll14" / "source.txt").exists():
-        print(f"evaluation data not found at {GEC_DATA} (set GEC_DATA); skipping")
-        return
+    global DATA
     if args._pipeline:
         orig, cor, out = (Path(p) for p in args._pipeline)
         compiled_parallel(orig, [cor], out)
         return
+    DATA = data_root(("conll14", "conll14-systems") + (("seeda", "jfleg") if args.all else ()), args.data_dir)
     if args._long_child:
         run_long(args._long_child, args.long_errant)
         return
     if args.long:
         for n in args.long:  # fresh process each: a clean peak RSS
-            cmd = [sys.executable, __file__, "--_long-child", str(n)] + (["--long-errant"] if args.long_errant else [])
+            cmd = [sys.executable, __file__, "--_long-child", str(n), "--data-dir", str(DATA)] + (
+                ["--long-errant"] if args.long_errant else [])
             subprocess.run(cmd, check=True)
         return
     if args.systems:
         time_text_path_vs_errant_parallel()
         return
     if args.pair:
-        paths = [Path(p) if Path(p).is_absolute() else GEC_DATA / p for p in args.pair]
+        paths = [Path(p) if Path(p).is_absolute() else DATA / p for p in args.pair]
         sets = [("pair", paths[0], paths[1:])]
     else:
         sets = all_sets() if args.all else default_sets()
@@ -420,10 +422,10 @@ def main() -> None:
     if not args.all:
         time_alignment_only(sets)
     if args.parallel:
-        src, hyp = GEC_DATA / "conll14" / "source.txt", GEC_DATA / "conll14" / "systems" / "AMU.txt"
+        src, hyp = DATA / "conll14" / "source.txt", DATA / "conll14" / "systems" / "AMU.txt"
         time_errant_parallel(src, hyp)
     sys.exit(1 if differing else 0)
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

@@ -1,7 +1,9 @@
 """Time the I-measure on the 13 CoNLL-2014 systems: official gold (NUCLE.m2.ieval.xml) and,
 with --bn, BN-10GEC (--all: every XML gold in refsets/). Systems are scored in --jobs
 processes (default 2). Prints the detection and correction rows, times and the largest
-candidate count met. Reads GEC_DATA (default ../shared/data next to the repository).
+candidate count met. The named sets are found in the data folder (``--data-dir``, else
+``$GEC_DATA``, else the per-user one) and fetched there on first use; without them it exits 2
+with one line.
 
     python benchmarks/bench_imeasure.py [--gold NUCLE.m2.ieval.xml] [--bn | --all] [--no-mix] [--jobs 2]
 """
@@ -9,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import multiprocessing
-import os
 import resource
 import sys
 import time
@@ -20,6 +21,7 @@ from gecscore.io.ixml import read_ixml
 from gecscore.imeasure.config import DEFAULT_MAX_CANDIDATES
 from gecscore.imeasure.config import IMeasureConfig
 from gecscore.imeasure.scorer import score_imeasure
+from gecscore.benchdata.script_support import add_data_dir_option, data_root, run_script
 
 SYSTEMS = ("UFC", "INPUT", "IITB", "SJTU", "CUUI", "PKU", "AMU", "UMC", "IPN", "POST", "RAC", "CAMB", "NTHU")
 COLUMNS = ("tp", "tn", "fp", "fn", "fpn", "p", "r", "f", "acc", "acc_base", "wacc", "wacc_base", "i")
@@ -81,12 +83,11 @@ def main() -> int:
     parser.add_argument("--no-mix", action="store_true")
     parser.add_argument("--jobs", type=int, default=2, help="processes scoring systems (default 2)")
     parser.add_argument("--max-candidates", type=int, default=DEFAULT_MAX_CANDIDATES)
+    add_data_dir_option(parser)
     args = parser.parse_args()
-    data = Path(os.environ.get("GEC_DATA", Path(__file__).resolve().parents[1] / ".." / "shared" / "data"))
-    conll = data / "conll14"
-    if not (conll / "refsets").exists():
-        print(f"skipped: no CoNLL-2014 data under {data} (set GEC_DATA)")
-        return 0
+    sets = ["conll14", "conll14-systems", *(["bn10gec"] if args.bn or args.all else []),
+            *(["sn8gec"] if args.all else [])]
+    conll = data_root(sets, args.data_dir) / "conll14"
     score_imeasure(read_ixml(conll / "refsets" / args.gold)[:3], [["x"]] * 3)  # compile
     golds = [args.gold] + (["BN.m2.ieval.xml"] if args.bn else [])
     if args.all:
@@ -97,4 +98,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_script(main)

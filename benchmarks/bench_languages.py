@@ -12,25 +12,28 @@ as tokenised by the corpus). System = annotator 2's corrections, reference = ann
 One process per metric (``--metric NAME``) is what the peak-memory figure means: ``ru_maxrss``
 is the process's peak, so the parent runs each metric in a fresh child process.
 
-CoNLL-2014 (``GEC_DATA``/conll14: source, ref0, ref1): how many of English ERRANT's edits
+CoNLL-2014 (the named set ``conll14``: source, ref0, ref1): how many of English ERRANT's edits
 (spaCy ``en_core_web_sm``) the free profile finds with the same span and correction, and with
 the same type where the free profile has the type (operation always; ORTH, PUNCT, SPELL, WO);
 and, with the MultiGEC profile run on English with the same pipeline, how many edits keep
 ERRANT's type when the classifier reads UPOS instead of Penn tags::
 
-    GEC_DATA=/work/shared/data PYTHONPATH=shared python benchmarks/bench_languages.py conll
+    PYTHONPATH=shared python benchmarks/bench_languages.py conll [--data-dir DIR]
+
+CoNLL-2014 is found in the data folder (``--data-dir``, else ``$GEC_DATA``, else the per-user one)
+and fetched there on first use; without it the command exits 2 with one line.
 """
 from __future__ import annotations
 
 import argparse
 import json
-import os
 import resource
 import subprocess
 import sys
 import time
 from collections import Counter
-from pathlib import Path
+
+from gecscore.benchdata.script_support import add_data_dir_option, run_script, set_folder
 
 METRICS = (
     ("cleme", {}),
@@ -115,14 +118,11 @@ def uagec(limit: int | None) -> int:
     return 1 if failed else 0
 
 
-def conll() -> int:
+def conll(data_dir: str | None = None) -> int:
     from gecscore.lang.en.extractor import ErrantExtractor
     from gecscore.lang.free.profile import edits_of
 
-    root = Path(os.environ.get("GEC_DATA", "")) / "conll14"
-    if not (root / "source.txt").exists():
-        print(f"no CoNLL-2014 data under {root} (set GEC_DATA)")
-        return 0
+    root = set_folder("conll14", data_dir)
     sources = (root / "source.txt").read_text(encoding="utf-8").splitlines()
     counts: Counter = Counter()
     by_type: Counter = Counter()
@@ -177,14 +177,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("what", choices=("uagec", "uagec-one", "conll"))
     parser.add_argument("index", nargs="?", type=int)
     parser.add_argument("--limit", type=int, default=None, help="first N sentences only")
+    add_data_dir_option(parser)
     args = parser.parse_args(argv)
     if args.what == "uagec-one":
         print(json.dumps(run_one(args.index, args.limit)))
         return 0
     if args.what == "uagec":
         return uagec(args.limit)
-    return conll()
+    return conll(args.data_dir)
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_script(main)

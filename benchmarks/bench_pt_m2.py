@@ -12,28 +12,27 @@
    model twice per edit).
 3. ``--cleme2``: CLEME2.0 unweighted vs CLEME2.0-sim (same model), corpus/sentence x dep/ind,
    from systems-errant/*.errant.m2 against conll14.errant.m2, with GJG15 correlations.
-Reads the data from GEC_DATA (default ../shared/data); exits with a message if absent.
+The named sets are found in the data folder (``--data-dir``, else ``$GEC_DATA``, else the
+per-user one) and fetched there on first use; without them it exits 2 with one line.
 """
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import time
 from pathlib import Path
 
 from gecscore.io.m2 import read_m2
 from gecscore.io.text import read_lines
+from gecscore.benchdata.script_support import add_data_dir_option, data_root, run_script
 
 SYSTEMS = ["AMU", "CAMB", "CUUI", "IITB", "INPUT", "IPN", "NTHU", "PKU", "POST", "RAC", "SJTU", "UFC", "UMC"]
 LEVELS = ("corpus", "sentence")
 
 
-def data_dir() -> Path:
-    root = Path(os.environ.get("GEC_DATA", Path(__file__).resolve().parents[2] / "shared" / "data"))
-    if not (root / "conll14" / "official-2014.combined.m2").exists():
-        sys.exit(f"CoNLL-2014 data not found under {root} (set GEC_DATA); nothing to benchmark")
-    return root
+def data_dir(chosen: str | None = None) -> Path:
+    """The data folder of conll14, conll14-systems, conll14-errant, gjg15, verified (fetched on first use)."""
+    return data_root(("conll14", "conll14-systems", "conll14-errant", "gjg15"), chosen)
 
 
 def gjg15(root: Path) -> dict[str, tuple[float, float]]:
@@ -157,8 +156,9 @@ def main() -> None:
     parser.add_argument("--systems", default=",".join(SYSTEMS))
     parser.add_argument("--skip-pt", action="store_true", help="only M2 / SentM2")
     parser.add_argument("--cleme2", action="store_true", help="also CLEME2.0 unweighted vs -sim")
+    add_data_dir_option(parser)
     args = parser.parse_args()
-    root = data_dir()
+    root = data_dir(args.data_dir)
     conll = root / "conll14"
     human = gjg15(root)
     systems = args.systems.split(",")
@@ -173,4 +173,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

@@ -5,7 +5,7 @@
 
 Runs, one after the other on this machine, the same command
 
-    gecscore leaderboard --refset conll14 --systems $GEC_DATA/conll14/systems
+    gecscore leaderboard --refset conll14 --systems DATA/conll14/systems
         --metrics pt_m2-corpus pt_m2-sentence --model DIR --no-plots --json
 
 with (1) the library of ``--before`` (default 4055a9a, the code before issue 18; checked out
@@ -20,7 +20,8 @@ The model's share of the run cannot go below that time on this machine (fp32).
 (5) The forward-pass settings chosen between (padding, inference mode, batch size, threads),
 in ms per sentence on a fixed sample.
 
-Reads GEC_DATA (default ../shared/data); exits with a message when CoNLL-2014 is absent.
+The named sets are found in the data folder (``--data-dir``, else ``$GEC_DATA``, else the
+per-user one) and fetched there on first use; without them it exits 2 with one line.
 """
 from __future__ import annotations
 
@@ -33,16 +34,16 @@ import tempfile
 import time
 from pathlib import Path
 
+from gecscore.benchdata.script_support import add_data_dir_option, data_root, run_script
+
 REPO = Path(__file__).resolve().parents[1]
 SYSTEMS = ["AMU", "CAMB", "CUUI", "IITB", "INPUT", "IPN", "NTHU", "PKU", "POST", "RAC", "SJTU", "UFC", "UMC"]
 CONFIGS = ("pt_m2-corpus", "pt_m2-sentence")
 
 
-def data_dir() -> Path:
-    root = Path(os.environ.get("GEC_DATA", REPO.parent / "shared" / "data"))
-    if not (root / "conll14" / "official-2014.combined.m2").exists():
-        sys.exit(f"CoNLL-2014 data not found under {root} (set GEC_DATA); nothing to benchmark")
-    return root
+def data_dir(chosen: str | None = None) -> Path:
+    """The data folder of conll14, conll14-systems, verified (fetched on first use)."""
+    return data_root(("conll14", "conll14-systems"), chosen)
 
 
 def timed_run(library: Path, args: list[str], out: Path) -> tuple[float, float]:
@@ -185,8 +186,9 @@ def main() -> None:
     parser.add_argument("--skip-floor", action="store_true")
     parser.add_argument("--skip-settings", action="store_true", help="skip the forward-pass settings table")
     parser.add_argument("--json", metavar="FILE", help="write the figures here")
+    add_data_dir_option(parser)
     args = parser.parse_args()
-    root = data_dir()
+    root = data_dir(args.data_dir)
     from gecscore.models.bundled import local_minilm_dir
 
     model = args.model or local_minilm_dir()
@@ -239,4 +241,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

@@ -2,14 +2,16 @@
 evaluation set (CoNLL-2014, 1,312 sentences, two references), as ``Trainer.compute_metrics``
 does at every evaluation step.
 
-    GEC_DATA=../shared/data python benchmarks/bench_training_loop.py [--metrics cleme2 pt_m2 imeasure]
+    python benchmarks/bench_training_loop.py [--metrics cleme2 pt_m2 imeasure] [--data-dir DIR]
 
 Two loops per metric, each in a fresh process (so the first call is really cold):
 - ``same``: AMU's output three times (the bar of the issue);
 - ``changing``: AMU, then CAMB, then CUUI (what a training run sees: new predictions each step).
 Prints each call's time, the ratio first / later, and where the time of a warm call goes
 (cProfile of a fourth call, not timed: AMU again for ``same``, NTHU for ``changing``; cumulative
-seconds of the library's stages). Skips without the data.
+seconds of the library's stages). CoNLL-2014 and its systems are found in the data folder
+(``--data-dir``, else ``$GEC_DATA``, else the per-user one) and fetched there on first use;
+without them it exits 2 with one line.
 """
 from __future__ import annotations
 
@@ -23,9 +25,10 @@ import sys
 import time
 from pathlib import Path
 
+from gecscore.benchdata.script_support import add_data_dir_option, data_root, run_script
+
 REPO = Path(__file__).resolve().parent.parent
-GEC_DATA = Path(os.environ.get("GEC_DATA", REPO.parent / "shared" / "data"))
-CONLL = GEC_DATA / "conll14"
+CONLL = Path()   # the CoNLL-2014 folder, resolved by main() (data_root)
 OPTIONS = {"cleme2": {}, "pt_m2": {"scorer": "none"}, "imeasure": {}}
 LOOPS = {"same": ("AMU", "AMU", "AMU"), "changing": ("AMU", "CAMB", "CUUI")}
 PROFILED = {"same": "AMU", "changing": "NTHU"}  # a fourth, profiled call (not timed: the profiler slows it)
@@ -81,17 +84,18 @@ def main() -> int:
     parser.add_argument("--alignment", choices=("compiled", "errant"), default="compiled",
                         help="ERRANT alignment: the compiled one (default) or ERRANT's own, for comparison")
     parser.add_argument("--json", metavar="FILE", help="also write the measurements here")
+    add_data_dir_option(parser)
     args = parser.parse_args()
-    if not CONLL.is_dir():
-        print(f"skipped: no CoNLL-2014 data under {GEC_DATA} (set GEC_DATA)")
-        return 0
+    global CONLL
+    CONLL = data_root(("conll14", "conll14-systems"), args.data_dir) / "conll14"
     if args.child:
         print(json.dumps(run_loop(*args.child)))
         return 0
     results = []
     for metric_name in args.metrics:
         for loop in args.loops:
-            out = subprocess.run([sys.executable, __file__, "--child", metric_name, loop], capture_output=True,
+            out = subprocess.run([sys.executable, __file__, "--child", metric_name, loop,
+                                  "--data-dir", str(CONLL.parent)], capture_output=True,
                                  text=True, env={**os.environ, "TQDM_DISABLE": "1",
                                                  "GECSCORE_ERRANT_ALIGNMENT": args.alignment})
             if out.returncode:
@@ -114,4 +118,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_script(main)

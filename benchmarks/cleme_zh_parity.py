@@ -1,7 +1,7 @@
 """CLEME / CLEME2.0 on Chinese (MuCGEC dev, example predictions) against THUKElab/CLEME itself.
 
     python benchmarks/cleme_zh_parity.py --cleme /path/to/CLEME [--python /tmp/cleme-venv/bin/python] \\
-        [--data $GEC_DATA/mucgec] [--ref-m2 MuCGEC_dev.m2 --hyp-m2 example_pred_dev.m2]
+        [--data-dir DIR] [--ref-m2 MuCGEC_dev.m2 --hyp-m2 example_pred_dev.m2]
 
 CLEME's documented entry (``main.py``) reads M2 files: for Chinese, ChERRANT's char-level M2
 (``parallel_to_m2.py``), read by its ``M2DataReaderWriter`` with ``lang="zho"`` (char tokens,
@@ -34,6 +34,8 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+from gecscore.benchdata.script_support import add_data_dir_option, run_script, set_folder
 
 REPO = Path(__file__).resolve().parent.parent
 TOLERANCE = 1e-4
@@ -147,14 +149,14 @@ def main() -> int:
     parser.add_argument("--cleme", required=True, type=Path, help="a checkout of THUKElab/CLEME (holds core/)")
     parser.add_argument("--python", default=sys.executable, help="a Python with CLEME's dependencies "
                         "(pydantic, tabulate, numpy, pypinyin, Levenshtein, rapidfuzz)")
-    parser.add_argument("--data", type=Path,
-                        default=Path(os.environ.get("GEC_DATA", REPO.parent / "shared" / "data")) / "mucgec")
+    add_data_dir_option(parser)
     parser.add_argument("--ref-m2", type=Path, help="ChERRANT's M2 of MuCGEC_dev.txt")
     parser.add_argument("--hyp-m2", type=Path, help="ChERRANT's M2 of example_pred_dev.txt")
     args = parser.parse_args()
 
     if (args.ref_m2 is None) != (args.hyp_m2 is None):
         parser.error("--ref-m2 and --hyp-m2 go together")
+    mucgec = set_folder("mucgec", args.data_dir)   # MuCGEC, found by name (fetched on first use)
     ref_m2, hyp_m2 = args.ref_m2, args.hyp_m2
     if ref_m2 is None:
         sys.path.insert(0, str(REPO / "shared"))
@@ -162,12 +164,12 @@ def main() -> int:
 
         work = Path(tempfile.mkdtemp(prefix="cleme_zh_parity_"))
         ref_m2, hyp_m2 = work / "MuCGEC_dev.m2", work / "example_pred_dev.m2"
-        para_to_m2(args.data / "MuCGEC_dev.txt", ref_m2)
-        para_to_m2(args.data / "example_pred_dev.txt", hyp_m2)
+        para_to_m2(mucgec / "MuCGEC_dev.txt", ref_m2)
+        para_to_m2(mucgec / "example_pred_dev.txt", hyp_m2)
         print(f"M2 written by gecscore (byte-identical to ChERRANT's, benchmarks/zh_parity.py): {work}")
 
     theirs = run_theirs(args.cleme, args.python, ref_m2, hyp_m2)
-    ours = run_ours(args.data)
+    ours = run_ours(mucgec)
 
     worst, failures = 0.0, []
     print(f"{'setting':<32} {'figure':<7} {'ours':>14} {'theirs':>14} {'difference':>12}")
@@ -196,4 +198,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_script(main)

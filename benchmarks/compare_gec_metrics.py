@@ -1,12 +1,13 @@
 """gecscore against gec-metrics (gotutiyan, 0.1.1) on the same data: every metric both have.
 
-    GEC_DATA=../shared/data python benchmarks/compare_gec_metrics.py [--gm-python /tmp/gm-venv/bin/python]
+    python benchmarks/compare_gec_metrics.py [--gm-python /tmp/gm-venv/bin/python] [--data-dir DIR]
 
 gec-metrics runs in its own environment, in a subprocess (``gec_metrics_side.py``); its JSON is
 cached (``--cache``) so a second run only scores our side. Data: CoNLL-2014 (source, the two
-annotators' corrected text ref0/ref1, the 13 "systems" incl. INPUT). Printed per metric and
-system: both corpus scores and their difference, then the largest difference (corpus and, where
-both have it, sentence level).
+annotators' corrected text ref0/ref1, the 13 "systems" incl. INPUT; found by name in the data
+folder, ``--data-dir``, else ``$GEC_DATA``, else the per-user one, and fetched there on first
+use). Printed per metric and system: both corpus scores and their difference, then the largest
+difference (corpus and, where both have it, sentence level).
 
 Metrics compared:
 
@@ -35,13 +36,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
 import subprocess
 import sys
 from pathlib import Path
 
 import numpy as np
+
+from gecscore.benchdata.script_support import add_data_dir_option, data_root, run_script
 
 HERE = Path(__file__).resolve().parent
 
@@ -167,15 +169,13 @@ def report(ours: dict, theirs: dict) -> dict[str, tuple[float, float | None]]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--data", default=os.environ.get("GEC_DATA", str(HERE.parent.parent / "shared" / "data")))
+    add_data_dir_option(parser)
     parser.add_argument("--gm-python", default="/tmp/gm-venv/bin/python",
                         help="python of an environment with gec-metrics==0.1.1 (and a spaCy English model)")
     parser.add_argument("--cache", default="/tmp/gec_metrics_side.json", help="gec-metrics' scores (reused)")
     parser.add_argument("--save", default=None, help="write both sides' scores to this JSON file")
     args = parser.parse_args()
-    conll = Path(args.data) / "conll14"
-    if not conll.exists():
-        sys.exit(f"no CoNLL-2014 data at {conll} (set GEC_DATA)")
+    conll = data_root(("conll14", "conll14-systems"), args.data_dir) / "conll14"
     source, refs = conll / "source.txt", [conll / "ref0.txt", conll / "ref1.txt"]
     system_files = sorted((conll / "systems").glob("*.txt"))
     theirs = gec_metrics_side(args.gm_python, source, refs, system_files, Path(args.cache))
@@ -191,4 +191,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

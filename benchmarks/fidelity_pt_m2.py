@@ -32,8 +32,10 @@ Usage::
     .venv/bin/python benchmarks/fidelity_pt_m2.py [--systems AMU,NTHU] [--limit N] [--exact-bf]
         [--json out.json] [--table-from out.json]
 
-Environment: GEC_DATA (default ../shared/data), PTM2_REPO (default
-/work/.mirror/pygongnlp+PT-M2/repo).
+CoNLL-2014 and its systems are found by name in the data folder (``--data-dir``, else
+``$GEC_DATA``, else the per-user one) and fetched there on first use. The reference code is a git
+clone of pygongnlp/PT-M2: ``--ptm2-repo DIR``, else ``$PTM2_REPO``. Without either, the script
+exits 2 with one line.
 """
 from __future__ import annotations
 
@@ -46,9 +48,11 @@ import tempfile
 import time
 from pathlib import Path
 
+from gecscore.benchdata.script_support import add_data_dir_option, data_root, run_script
+
 SYSTEMS = ("AMU", "CAMB", "CUUI", "IITB", "INPUT", "IPN", "NTHU", "PKU", "POST", "RAC", "SJTU",
            "UFC", "UMC")
-REPO = os.environ.get("PTM2_REPO", "/work/.mirror/pygongnlp+PT-M2/repo")
+REPO = os.environ.get("PTM2_REPO", "")   # a git clone of pygongnlp/PT-M2 (--ptm2-repo)
 
 
 def export_reference(target: Path) -> Path:
@@ -264,19 +268,24 @@ def compare_system(name: str, ref_dir: Path, data: Path, model: str, pair_scorer
 
 
 def main() -> None:
+    global REPO
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--systems", default=",".join(SYSTEMS))
     parser.add_argument("--limit", type=int, default=None, help="first N sentences only")
     parser.add_argument("--exact-bf", action="store_true", help="the reference's full Bellman-Ford passes")
     parser.add_argument("--json", default=None, help="write the comparison here")
     parser.add_argument("--table-from", metavar="JSON", help="only print the Markdown table of a saved --json run")
+    parser.add_argument("--ptm2-repo", default=REPO, help="a git clone of pygongnlp/PT-M2 (default $PTM2_REPO)")
+    add_data_dir_option(parser)
     args = parser.parse_args()
     if args.table_from:
         print(markdown_table(json.loads(Path(args.table_from).read_text())), end="")
         return
-    data = Path(os.environ.get("GEC_DATA", Path(__file__).resolve().parents[1] / ".." / "shared" / "data"))
-    if not (data / "conll14" / "official-2014.combined.m2").exists() or not Path(REPO).exists():
-        sys.exit(f"needs {data}/conll14 and the reference snapshot {REPO}")
+    REPO = args.ptm2_repo
+    if not REPO or not Path(REPO).is_dir():
+        parser.error(f"--ptm2-repo (or PTM2_REPO) must name a git clone (or bare repository) of pygongnlp/PT-M2, "
+                     f"got {REPO!r}")
+    data = data_root(("conll14", "conll14-systems"), args.data_dir)
     from gecscore.models.bundled import local_minilm_dir
     from gecscore.models.similarity import make_scorer
 
@@ -335,4 +344,4 @@ def _maxdiff(a, b) -> float:
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

@@ -1,7 +1,7 @@
 """Parity and speed of gecscore's Chinese char-level extraction against ChERRANT itself.
 
     python benchmarks/zh_parity.py --cherrant /path/to/MuCGEC/scorers/ChERRANT \\
-        [--python /path/to/cherrant-venv/bin/python] [--data $GEC_DATA/mucgec] [--random 2000]
+        [--python /path/to/cherrant-venv/bin/python] [--data-dir DIR] [--random 2000]
 
 Runs ChERRANT's ``parallel_to_m2.py -g char`` (defaults otherwise) and ``gecscore``'s
 ``para_to_m2`` on the MuCGEC dev references and the example predictions, each in a fresh
@@ -27,6 +27,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+from gecscore.benchdata.script_support import add_data_dir_option, run_script, set_folder
 
 REPO = Path(__file__).resolve().parent.parent
 STUBS = {
@@ -106,13 +108,14 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--cherrant", required=True, type=Path, help="the scorers/ChERRANT folder")
     parser.add_argument("--python", default=sys.executable, help="a Python with ChERRANT's dependencies")
-    parser.add_argument("--data", type=Path, default=Path(os.environ.get("GEC_DATA", REPO.parent / "shared" / "data")) / "mucgec")
+    add_data_dir_option(parser)
     parser.add_argument("--random", type=int, default=0, metavar="N", help="also compare N random pairs")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--random-only", action="store_true", help="only the random pairs (no MuCGEC, no scores)")
     parser.add_argument("--stub-missing", action="store_true", help="stand-ins for ltp and torch (see above)")
     parser.add_argument("--show", type=int, default=5, help="differing sentences printed per file")
     args = parser.parse_args()
+    mucgec = None if args.random_only else set_folder("mucgec", args.data_dir)   # found by name, fetched on first use
 
     work = Path(tempfile.mkdtemp(prefix="zh_parity_"))
     env = dict(os.environ, TOKENIZERS_PARALLELISM="false")
@@ -123,8 +126,8 @@ def main() -> int:
             (stubs / name).write_text(text)
         env["PYTHONPATH"] = str(stubs)
     ours_env = dict(os.environ, PYTHONPATH=str(REPO / "shared"))
-    inputs = [] if args.random_only else [("dev references", args.data / "MuCGEC_dev.txt"),
-                                          ("example predictions", args.data / "example_pred_dev.txt")]
+    inputs = [] if mucgec is None else [("dev references", mucgec / "MuCGEC_dev.txt"),
+                                        ("example predictions", mucgec / "example_pred_dev.txt")]
     if args.random:
         rnd = work / "random.para"
         rnd.write_text(random_pairs(args.random, args.seed), encoding="utf-8")
@@ -140,7 +143,7 @@ def main() -> int:
         t_wall, t_cpu = timed([args.python, "parallel_to_m2.py", "-f", str(path), "-o", str(theirs)],
                               cwd=args.cherrant, env=env)
         o_wall, o_cpu = timed([sys.executable, "-c", OURS, str(path), str(ours)], env=ours_env)
-        if path.parent == args.data:
+        if path.parent == mucgec:
             total["theirs"][0] += t_wall; total["theirs"][1] += t_cpu
             total["ours"][0] += o_wall; total["ours"][1] += o_cpu
         print(f"{label}: ChERRANT {t_wall:.1f} s wall / {t_cpu:.1f} s CPU; "
@@ -162,7 +165,7 @@ def main() -> int:
     from gecscore.m2.cherrant_compare import score_para_files
 
     start = time.perf_counter()
-    result = score_para_files(args.data / "example_pred_dev.txt", args.data / "MuCGEC_dev.txt")
+    result = score_para_files(mucgec / "example_pred_dev.txt", mucgec / "MuCGEC_dev.txt")
     c = result.counts
     print("gecscore score_para_files (TP FP FN P R F0.5):",
           "\t".join(map(str, [c.tp, c.fp, c.fn, *c.prf(0.5)])), f"({time.perf_counter() - start:.2f} s)")
@@ -170,4 +173,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_script(main)

@@ -1,4 +1,4 @@
-"""Analyse the DSGram human annotations (``$GEC_DATA/dsgram-eval``).
+"""Analyse the DSGram human annotations (the named set ``dsgram-eval``).
 
 Parses the three files (rows whose scores cannot be read are listed with the reason), checks
 the id and input alignment of the 51 rows the three annotators share, measures inter-annotator
@@ -6,22 +6,24 @@ agreement on them (pairwise Pearson/Spearman, exact and within-1 agreement, Krip
 alpha, interval), and correlates the equal-weight combination of the human sub-scores,
 (SC + EL + F) / 3, with the human overall (the DSGram paper reports Pearson 0.8544).
 
-    python scripts/analyse_dsgram_eval.py [--data DIR] [--json]
+    python scripts/analyse_dsgram_eval.py [--data-dir DIR] [--json]
+
+The set is found by name in the data folder (``--data-dir``, else ``$GEC_DATA``, else the
+per-user one) and fetched there on first use; without it the script exits 2 with one line.
 """
 from __future__ import annotations
 
 import argparse
 import itertools
 import json
-import os
 import re
-import sys
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
+from gecscore.benchdata.script_support import add_data_dir_option, run_script, set_folder
 from gecscore.judge.parsing import JudgeOutputError
 from gecscore.metaeval.correlation import pearson, spearman
 from gecscore.dsgram.scorer import SubScores, parse_sub_scores
@@ -41,11 +43,6 @@ class Row:
     hypothesis: str | None
     scores: SubScores | None
     problem: str | None
-
-
-def default_data() -> Path:
-    repo = Path(__file__).resolve().parent.parent
-    return Path(os.environ.get("GEC_DATA", repo.parent / "shared" / "data")) / "dsgram-eval"
 
 
 def read_rows(path: Path) -> list[Row]:
@@ -168,13 +165,10 @@ def print_report(report: dict) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--data", type=Path, default=default_data(), help="the dsgram-eval folder")
+    add_data_dir_option(parser)
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     args = parser.parse_args(argv)
-    if not all((args.data / name).exists() for name in FILES):
-        print(f"dsgram-eval data not found in {args.data} (set GEC_DATA or --data); skipping", file=sys.stderr)
-        return 0
-    report = analyse(args.data)
+    report = analyse(set_folder("dsgram-eval", args.data_dir))
     if args.json:
         print(json.dumps(report, indent=2))
     else:
@@ -183,4 +177,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_script(main)

@@ -1,25 +1,27 @@
 """Recompute the human Expected Wins and TrueSkill scores of GJG15 and SEEDA from their raw
 judgments and print them beside the published scores and rankings.
 
-    GEC_DATA=../shared/data python scripts/human_trueskill.py [--runs 1000] [--bootstrap 1000] [--seed 0]
+    python scripts/human_trueskill.py [--runs 1000] [--bootstrap 1000] [--seed 0] [--data-dir DIR]
 
 Procedure: :mod:`gecscore.metaeval.trueskill_human` (GJG15's print_pairs.pl, EW.py, TS.py and
 cluster.py). EW is printed as the all-pairs score and as the bootstrap mean (the published
 one); TS is the mean ``mu`` over ``--runs`` seeded runs (the original: 1,000 unseeded runs; 100
 by default: about 4 minutes for GJG15, 1 for each SEEDA file), with its standard error.
 For each set: whether the recomputed ranking equals the published one, and the largest
-absolute score difference.
+absolute score difference. GJG15 and SEEDA are found by name in the data folder (``--data-dir``,
+else ``$GEC_DATA``, else the per-user one) and fetched there on first use.
 """
 from __future__ import annotations
 
 import argparse
-import os
-import sys
 import time
-from pathlib import Path
 
+from gecscore.benchdata.script_support import add_data_dir_option, data_root, run_script
 from gecscore.metaeval.human import gjg15_scores, seeda_scores
 from gecscore.metaeval.trueskill_human import expected_wins, ranking, read_pairs, trueskill_scores
+
+
+SETS = {"gjg15": "gjg15", "seeda-sent": "seeda", "seeda-edit": "seeda"}   # -> the named set it reads
 
 
 def compare(label: str, published: dict[str, float], recomputed: dict[str, float],
@@ -42,15 +44,17 @@ def compare(label: str, published: dict[str, float], recomputed: dict[str, float
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--data", default=os.environ.get("GEC_DATA", "../shared/data"))
+    add_data_dir_option(parser)
     parser.add_argument("--runs", type=int, default=100, help="TrueSkill runs (the original: 1000)")
     parser.add_argument("--bootstrap", type=int, default=1000, help="EW bootstrap resamples (the original: 1000)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--sets", default="gjg15,seeda-sent,seeda-edit")
     args = parser.parse_args()
-    data = Path(args.data)
-    if not (data / "gjg15").exists():
-        sys.exit(f"no evaluation data at {data} (set GEC_DATA)")
+    names = args.sets.split(",")
+    unknown = [n for n in names if n not in SETS]
+    if unknown:
+        parser.error(f"--sets: unknown {', '.join(unknown)}; expected some of {', '.join(SETS)}")
+    data = data_root([SETS[n] for n in names], args.data_dir)
     gjg15, seeda = data / "gjg15", data / "seeda"
 
     def published_gjg15() -> dict[str, dict[str, float]]:
@@ -66,7 +70,7 @@ def main() -> None:
         "seeda-sent": (seeda / "judgments_sent.xml", lambda: published_seeda("S")),
         "seeda-edit": (seeda / "judgments_edit.xml", lambda: published_seeda("E")),
     }
-    for name in args.sets.split(","):
+    for name in names:
         path, published = sets[name]
         published = published()
         pairs = read_pairs(path)
@@ -81,4 +85,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

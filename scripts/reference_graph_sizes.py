@@ -9,11 +9,13 @@ the BN-10GEC / SN-8GEC reference sets), JFLEG's four references against its sour
 test), UA-GEC's annotators (sentences, and whole documents as single lines, when the ua-gec
 package is installed) and the long-line stress lines of benchmarks/bench_long_lines.py.
 
-    GEC_DATA=../shared/data python scripts/reference_graph_sizes.py [--sets seeda attacks ...]
+    python scripts/reference_graph_sizes.py [--sets seeda attacks ...] [--data-dir DIR]
 
 Prints per set: lines, refusals past ``MAX_REFERENCE_ARCS`` (each named: set, file, line), the
 largest graph (listed arcs, distinct arcs, nodes, tokens, and where), the slowest line and the
-total time; then the totals and the peak memory of the process. Exits 1 if a line is refused.
+total time; then the totals and the peak memory of the process. Exits 1 if a line is refused. The
+named sets are found in the data folder (``--data-dir``, else ``$GEC_DATA``, else the per-user one)
+and fetched there on first use; a set that cannot be had exits 2 with one line.
 """
 from __future__ import annotations
 
@@ -31,12 +33,16 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "shared"))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
+from gecscore.benchdata.script_support import add_data_dir_option, data_root, run_script  # noqa: E402
 from gecscore.io.m2 import read_m2  # noqa: E402
 from gecscore.io.text import read_lines  # noqa: E402
 from gecscore.m2 import reference  # noqa: E402
 
 Pair = tuple[str, tuple[str, ...], tuple[str, ...]]     # (where, source, hypothesis)
-SETS = ("seeda", "attacks", "conll14", "annotators", "jfleg", "uagec", "long")
+# each measured set -> the named data sets it reads (UA-GEC comes from the ua-gec package)
+NEEDS = {"seeda": ("seeda",), "attacks": ("conll14", "attacks"), "conll14": ("conll14", "conll14-systems"),
+         "annotators": ("conll14", "bn10gec", "sn8gec"), "jfleg": ("jfleg",), "uagec": (), "long": ()}
+SETS = tuple(NEEDS)
 
 
 def _file_pairs(name: str, sources: list[str], outputs: Path) -> Iterator[Pair]:
@@ -144,11 +150,10 @@ def main() -> int:
     parser.add_argument("--sets", nargs="+", choices=SETS, default=list(SETS))
     parser.add_argument("--max-arcs", type=int, default=reference.MAX_REFERENCE_ARCS,
                         help="the bound to count refusals against (default: the library's)")
+    add_data_dir_option(parser)
     args = parser.parse_args()
-    data = Path(os.environ.get("GEC_DATA", ROOT.parent / "shared" / "data"))
-    if not (data / "conll14").exists() and args.sets != ["long"]:
-        print(f"evaluation data not found at {data} (set GEC_DATA)", file=sys.stderr)
-        return 2
+    needed = [name for measured in args.sets for name in NEEDS[measured]]
+    data = data_root(needed, args.data_dir) if needed else Path()
     print(f"bound: {args.max_arcs:,} listed arcs per line; load average {os.getloadavg()[0]:.2f}")
     print(f"{'set':<11} {'lines':>8} {'refused':>7} {'largest: listed':>16} {'arcs':>11} {'nodes':>8} "
           f"{'tokens':>11} {'slowest s':>9} {'total s':>8}  where (largest; slowest)")
@@ -168,4 +173,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    run_script(main)

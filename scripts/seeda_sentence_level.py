@@ -12,20 +12,21 @@ has M2, ERRANT and GLEU, no CLEME2.0 or PT-M2). The window analysis correlates t
 humans, as SEEDA's ``utils/window_analysis_system.py``.
 
     python scripts/seeda_sentence_level.py [--systems base|+input|all] [--ties neutral|seeda-script|discordant]
-        [--window 8] [--out docs/seeda_sentence_level.md]
+        [--window 8] [--out FILE] [--data-dir DIR]
 
-Reads the data through GEC_DATA (default ../shared/data); exits 0 with a message when absent.
+CoNLL-2014 (with its ERRANT-typed gold) and SEEDA are found by name in the data folder
+(``--data-dir``, else ``$GEC_DATA``, else the per-user one) and fetched there on first use;
+without them the script exits 2 with one line.
 """
 from __future__ import annotations
 
 import argparse
-import os
-import sys
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
-DATA = Path(os.environ.get("GEC_DATA", REPO.parent / "shared" / "data"))
+from gecscore.benchdata.script_support import add_data_dir_option, data_root, run_script
+
+SETS = ("conll14", "conll14-errant", "seeda")   # the named sets it reads
 
 # DSGram paper, Table 3, sentence-level cells (SEEDA-S Acc, tau, SEEDA-E Acc, tau)
 PUBLISHED = {"M2": (0.512, 0.200, 0.582, 0.328), "ERRANT": (0.498, 0.189, 0.573, 0.310),
@@ -43,8 +44,9 @@ METRICS = {
 
 
 def sentence_scores(metric_name: str, options: dict, gold_kind: str, indices: list[int],
-                    outputs: dict[str, list[str]]) -> tuple[dict[str, dict[int, float]], dict[str, float]]:
-    """Per system: {CoNLL-2014 line index: sentence score} and the corpus score."""
+                    outputs: dict[str, list[str]], conll: Path) -> tuple[dict[str, dict[int, float]], dict[str, float]]:
+    """Per system: {CoNLL-2014 line index: sentence score} and the corpus score (``conll``: the
+    CoNLL-2014 folder)."""
     import gecscore
     from gecscore.io.m2 import read_m2
     from gecscore.io.text import read_lines
@@ -55,7 +57,6 @@ def sentence_scores(metric_name: str, options: dict, gold_kind: str, indices: li
     metrics = {level: gecscore.load(metric_name, **options, **({"level": level} if level else {}))
                for level in levels}
     metric = metrics[levels[0]]
-    conll = DATA / "conll14"
     if gold_kind == "text":
         sources = read_lines(conll / "source.txt")
         refs = [read_lines(conll / name) for name in ("ref0.txt", "ref1.txt")]
@@ -72,7 +73,8 @@ def sentence_scores(metric_name: str, options: dict, gold_kind: str, indices: li
     return per_sentence, corpus
 
 
-def section_lines(system_set: str = "base", ties: str = "neutral", window: int = 8) -> list[str]:
+def section_lines(system_set: str = "base", ties: str = "neutral", window: int = 8,
+                  data_dir: str | Path | None = None) -> list[str]:
     """The Markdown section (``###`` headings): the sentence-level table and the window analysis."""
     from gecscore.errors import MissingModelError
     from gecscore.io.text import read_lines
@@ -80,7 +82,8 @@ def section_lines(system_set: str = "base", ties: str = "neutral", window: int =
     from gecscore.leaderboard.run_wide import similarity_model
     from gecscore.metaeval.sentence_level import pairwise_agreement, read_judgments, window_analysis
 
-    seeda = DATA / "seeda"
+    data = data_root(SETS, data_dir)
+    seeda, conll = data / "seeda", data / "conll14"
     try:
         model = similarity_model()
     except MissingModelError as error:
@@ -92,7 +95,7 @@ def section_lines(system_set: str = "base", ties: str = "neutral", window: int =
     all_systems = read_lines(seeda / "human" / "SYSTEMS.txt", allow_empty=False)
     systems = seeda_systems(system_set, all_systems)
     indices = match_lines(read_lines(seeda / "outputs" / "subset" / "INPUT.txt"),
-                          read_lines(DATA / "conll14" / "source.txt"), "SEEDA subset INPUT", "CoNLL-2014 source")
+                          read_lines(conll / "source.txt"), "SEEDA subset INPUT", "CoNLL-2014 source")
     outputs = {s: read_lines(seeda / "outputs" / "subset" / f"{s}.txt") for s in all_systems}
     judgments = {"SEEDA-S": read_judgments(seeda / "judgments_sent.xml"),
                  "SEEDA-E": read_judgments(seeda / "judgments_edit.xml")}
@@ -119,7 +122,7 @@ def section_lines(system_set: str = "base", ties: str = "neutral", window: int =
                 skipped.append(f"{name}: {no_model}")
                 continue
             options = {**options, "model": model}
-        per_sentence, corpus_scores[name] = sentence_scores(metric_name, options, gold_kind, indices, outputs)
+        per_sentence, corpus_scores[name] = sentence_scores(metric_name, options, gold_kind, indices, outputs, conll)
         s = pairwise_agreement(judgments["SEEDA-S"], per_sentence, systems, ties)
         e = pairwise_agreement(judgments["SEEDA-E"], per_sentence, systems, ties)
         cells = []
@@ -154,11 +157,9 @@ def main() -> int:
     parser.add_argument("--ties", default="neutral", choices=("neutral", "seeda-script", "discordant"))
     parser.add_argument("--window", type=int, default=8)
     parser.add_argument("--out", type=Path, help="also write the Markdown section here")
+    add_data_dir_option(parser)
     args = parser.parse_args()
-    if not (DATA / "seeda" / "judgments_sent.xml").is_file():
-        print(f"SEEDA data not found under {DATA / 'seeda'} (set GEC_DATA); nothing to do")
-        return 0
-    text = "\n".join(section_lines(args.systems, args.ties, args.window))
+    text = "\n".join(section_lines(args.systems, args.ties, args.window, args.data_dir))
     print(text)
     if args.out:
         args.out.write_text(text, encoding="utf-8")
@@ -166,4 +167,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_script(main)

@@ -1,7 +1,7 @@
 """The SEEDA table: tmu-nlp/SEEDA's published per-system scores (its README, "Evaluation scores
 for each system": the full CoNLL-2014 test set, 15 systems) next to ours, every model-free cell.
 
-    GEC_DATA=../shared/data python scripts/seeda_table.py [--json out.json] [--markdown out.md]
+    python scripts/seeda_table.py [--json out.json] [--from-json out.json] [--data-dir DIR]
 
 Each published column is computed with our defaults and, where the default does not reproduce
 the column, with the variant that does (or each variant tried, when none does), so that every
@@ -19,19 +19,22 @@ differing cell comes with its measured reason. Columns and variants:
   Python 3's ``randint`` draws under the same seeds (gec-metrics' draws).
 
 A cell is reproduced when ours, as a percentage rounded to the published decimals, equals the
-published number. Exits with a message (status 0) without GEC_DATA.
+published number. CoNLL-2014 (with its ERRANT-typed gold) and SEEDA are found by name in the
+data folder (``--data-dir``, else ``$GEC_DATA``, else the per-user one) and fetched there on
+first use; without them the script exits 2 with one line.
 """
 from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 import time
 from pathlib import Path
 
+from gecscore.benchdata.script_support import add_data_dir_option, data_root, run_script
+
 REPO = Path(__file__).resolve().parent.parent
-GEC_DATA = Path(os.environ.get("GEC_DATA", REPO.parent / "shared" / "data"))
+SETS = ("conll14", "conll14-errant", "seeda")   # the named sets it reads
 SYSTEMS = ("BART", "BERT-fuse", "GECToR-BERT", "GECToR-ens", "GPT-3.5", "INPUT", "LM-Critic", "PIE", "REF-F",
            "REF-M", "Riken-Tohoku", "T5", "TemplateGEC", "TransGEC", "UEDIN-MS")
 COLUMNS = ("M2", "SentM2", "ERRANT", "SentERRANT", "GoToScorer", "GLEU")
@@ -72,7 +75,7 @@ def reproduced(ours: float, text: str) -> bool:
     return round(100 * ours, places) == round(float(text), places)
 
 
-def compute() -> dict[str, dict[str, dict[str, float]]]:
+def compute(data_dir: str | Path | None = None) -> dict[str, dict[str, dict[str, float]]]:
     """variant -> system -> score (fractions)."""
     import gecscore
     from gecscore.io.m2 import read_m2
@@ -83,11 +86,12 @@ def compute() -> dict[str, dict[str, dict[str, float]]]:
     sys.path.insert(0, str(REPO / "benchmarks"))
     from compare_gec_metrics import gleu_with_py3_draws
 
-    conll = GEC_DATA / "conll14"
+    data = data_root(SETS, data_dir)
+    conll = data / "conll14"
     sources = read_lines(conll / "source.txt")
     ref_files = [read_lines(conll / "ref0.txt"), read_lines(conll / "ref1.txt")]
     references = [list(pair) for pair in zip(*ref_files)]
-    hyps = {s: read_lines(GEC_DATA / "seeda" / "outputs" / "all" / f"{s}.txt") for s in SYSTEMS}
+    hyps = {s: read_lines(data / "seeda" / "outputs" / "all" / f"{s}.txt") for s in SYSTEMS}
     golds = {"official": conll / "official-2014.combined.m2", "errant-gold": conll / "conll14.errant.m2"}
     out: dict[str, dict[str, float]] = {}
 
@@ -193,12 +197,10 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", type=Path, help="write every variant's scores here")
     parser.add_argument("--from-json", type=Path, help="print the table from a saved --json instead of computing")
+    add_data_dir_option(parser)
     args = parser.parse_args()
-    if not (GEC_DATA / "seeda").is_dir():
-        print(f"evaluation data not found at {GEC_DATA}; set GEC_DATA. Nothing computed.", file=sys.stderr)
-        return 0
     started = time.perf_counter()
-    scores = json.loads(args.from_json.read_text()) if args.from_json else compute()
+    scores = json.loads(args.from_json.read_text()) if args.from_json else compute(args.data_dir)
     if args.json:
         args.json.write_text(json.dumps(scores, indent=1), encoding="utf-8")
     print("\n".join(section_lines(scores)))
@@ -208,4 +210,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_script(main)

@@ -63,9 +63,16 @@ def test_report_renders_every_published_cell(table4, report, tmp_path):
     assert "| GPT-4 (Zero-shot) | 0.724 = 0.724 | 0.424 ≠ 0.839 | 0.634 ≠ 0.797 | 0.772 = 0.772 |" in text
 
 
-def test_script_skips_without_data(table4, tmp_path, capsys):
-    assert table4.main(["--data", str(tmp_path / "absent"), "--out", str(tmp_path / "t.md")]) == 0
-    assert "not found" in capsys.readouterr().err and not (tmp_path / "t.md").exists()
+def test_script_without_data_stops_naming_the_set(table4, tmp_path, monkeypatch):
+    """Never exit 0 having done nothing: the set is found by name, and its absence (offline here)
+    is an input error naming the file and the command that fetches it (scripts/: one line, exit 2)."""
+    from gecscore.errors import GecInputError
+
+    monkeypatch.setenv("GECSCORE_OFFLINE", "1")
+    with pytest.raises(GecInputError, match=r"absent/dsgram-eval/gec_human_eval_test_1.json: not in the data folder "
+                                            r".*`gecscore data get dsgram-eval` fetches it"):
+        table4.main(["--data-dir", str(tmp_path / "absent"), "--out", str(tmp_path / "t.md")])
+    assert not (tmp_path / "t.md").exists() and not (tmp_path / "absent").exists()
 
 
 def test_empty_human_values_are_left_out_not_the_row(table4):
