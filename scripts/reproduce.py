@@ -1,15 +1,24 @@
-"""Regenerate docs/reproduction.md: our system-level correlations next to the published ones.
+"""The reproduction report: our system-level correlations next to the published ones.
 
-    python scripts/reproduce.py [--jobs 2] [--work DIR]
-    python scripts/reproduce.py --section sentence-level   # one section only
+    python scripts/reproduce.py [--out reproduction] [--jobs 2] [--data-dir DIR]
+    python scripts/reproduce.py --dry-run                  # what it would run and write; runs nothing
+    python scripts/reproduce.py --section sentence-level   # one section of an existing report only
+    python scripts/reproduce.py --update-docs              # the maintainers': docs/reproduction.md, docs/plots
+
+Everything it writes goes into the output folder ``--out`` (default ``reproduction/`` in the
+current folder, said on stderr at the start): the report ``reproduction.md``, the scatter plots
+it links (``plots/``) and each setting's leaderboard output (``runs/<setting>/``, or ``--work``;
+``--reuse`` reads them back). Only ``--update-docs`` writes the report and its plots into the
+repository's ``docs/`` instead.
 
 Each setting is one ``gecscore leaderboard`` command (printed in the report); its
 leaderboard.json is read back and compared with the CLEME2.0 paper (Tables 1, 2, 8, 10), the
 PT-M2 paper (Tables 4-5) and the SEEDA figures of specs/metaeval.md. Metric configurations
 not available in this checkout are listed as pending with the reason; nothing is filled in.
 The named sets it reads (CoNLL-2014 and its systems, the ERRANT-typed gold, BN-10GEC, SN-8GEC,
-GJG15, SEEDA) are fetched into the data folder on first use (gecscore.benchdata: ``$GEC_DATA``,
-else the per-user data folder); offline and without them it exits with a message (status 0).
+GJG15, SEEDA) are found by name in the data folder (``--data-dir``, else ``$GEC_DATA``, else the
+per-user one) and fetched there on first use; offline and without them it exits 2 with one line,
+having written nothing.
 """
 from __future__ import annotations
 
@@ -26,7 +35,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-GEC_DATA = Path(os.environ.get("GEC_DATA") or ".")   # resolved by main() (named_sets_folder)
+GEC_DATA = Path("$GEC_DATA")   # the data folder: main() resolves it (data_root) before any run
+DEFAULT_OUT = Path("reproduction")
+REPORT_NAME = "reproduction.md"
 REPRODUCTION_SETS = ("conll14", "conll14-systems", "conll14-errant", "bn10gec", "sn8gec", "gjg15", "seeda")
 GJG = ("gjg15-EW", "gjg15-TS")
 SEEDA = ("seeda-S-TS", "seeda-E-TS")
@@ -428,6 +439,15 @@ def shown_option(value: object) -> object:
     return "/".join(Path(text).parts[-2:]) if text.startswith("/") and Path(text).is_dir() else value
 
 
+def scatter_plots(work: Path, name: str, board: dict) -> list[Path]:
+    """The setting's scatter plots (the leaderboard's ``plots/<config>.png``, one per configuration
+    of its board), by file name: what the report links and copies beside itself. The
+    leaderboard's other plots (pairwise, windows) stay in the setting's run folder."""
+    folder = work / name / "plots"
+    found = [folder / f"{config}.png" for config in board.get("correlations", {})]
+    return sorted((p for p in found if p.is_file()), key=lambda p: p.name)
+
+
 def report(results: dict[str, dict], work: Path, total_seconds: float,
            invocation: str = "python scripts/reproduce.py", sentence_level: list[str] | None = None,
            seeda_table: list[str] | None = None) -> str:
@@ -497,7 +517,7 @@ def report(results: dict[str, dict], work: Path, total_seconds: float,
             lines += ["", "Pending here: " + ", ".join(f"`{k}`" for k in result["unavailable"])
                       + f" ({'; '.join(sorted(set(result['unavailable'].values())))})."]
         if run.plots:
-            plots = sorted((work / name / "plots").glob("*.png"))
+            plots = scatter_plots(work, name, board)
             lines += ["", "Plots: " + ", ".join(f"[{p.stem}](plots/{name}-{p.name})" for p in plots)]
         lines.append("")
     lines += NOTES.splitlines()
@@ -641,7 +661,7 @@ def seeda_table_section(saved: Path | None) -> list[str]:
     from seeda_table import compute, section_lines as table_lines
 
     started = time.perf_counter()
-    scores = json.loads(saved.read_text(encoding="utf-8")) if saved else compute()
+    scores = json.loads(saved.read_text(encoding="utf-8")) if saved else compute(GEC_DATA)
     return table_lines(scores, None if saved else time.perf_counter() - started)
 
 
@@ -659,7 +679,7 @@ def splice_sentence_level(out: Path, section: list[str] | None = None) -> None:
     if section is None:
         from seeda_sentence_level import section_lines
 
-        section = section_lines()
+        section = section_lines(data_dir=GEC_DATA)
     out.write_text("\n".join(lines[:start] + section + lines[end:notes] + NOTES.splitlines()) + "\n",
                    encoding="utf-8")
 
@@ -679,13 +699,46 @@ def splice_seeda_table(out: Path, section: list[str]) -> None:
     out.write_text("\n".join(lines[:start] + section + lines[end:]), encoding="utf-8")
 
 
-def main() -> int:
+@dataclass(frozen=True)
+class Destination:
+    """Where a run writes: the report, the plots it links (beside it, in ``plots/``) and the
+    settings' leaderboard outputs (``work``). Everything is under ``out`` unless ``--update-docs``
+    sends the report and plots to the repository's docs/ or ``--work`` names another folder."""
+
+    out: Path
+    report: Path
+    plots: Path
+    work: Path
+
+    def announce(self) -> str:
+        return (f"reproduce.py: writing the report to {self.report}, its plots to {self.plots}/ and the runs' "
+                f"outputs to {self.work}/")
+
+
+def destination(args: argparse.Namespace) -> Destination:
+    """The folders of ``args`` (``--out``, ``--work``, ``--update-docs``)."""
+    out = args.out
+    docs = REPO / "docs"
+    report_path = docs / REPORT_NAME if args.update_docs else out / REPORT_NAME
+    return Destination(out, report_path, report_path.parent / "plots", args.work or out / "runs")
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    from gecscore.benchdata.script_support import add_data_dir_option
+
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT,
+                        help=f"the output folder: the report ({REPORT_NAME}), its plots (plots/) and the runs' "
+                             f"outputs (runs/) (default: {DEFAULT_OUT}/ in the current folder)")
+    parser.add_argument("--update-docs", action="store_true",
+                        help=f"write the report and its plots into the repository's docs/ ({REPORT_NAME}, plots/) "
+                             "instead of --out: the maintainers' regeneration")
+    parser.add_argument("--dry-run", action="store_true",
+                        help="print where it would write and each setting's command; run and write nothing")
     parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--work", type=Path, default=Path("/tmp/gecscore-reproduce"))
+    parser.add_argument("--work", type=Path, help="the settings' leaderboard outputs (default: OUT/runs)")
     parser.add_argument("--only", nargs="+", help="run only these settings (the report lists the others as not "
                                                   "run; with --reuse it takes their saved results)")
-    parser.add_argument("--out", type=Path, default=REPO / "docs" / "reproduction.md")
     parser.add_argument("--reuse", action="store_true",
                         help="reuse leaderboard.json files already in --work instead of re-running")
     parser.add_argument("--full", action="store_true",
@@ -698,33 +751,58 @@ def main() -> int:
     parser.add_argument("--seeda-table-json", type=Path,
                         help="the SEEDA table's scores saved by scripts/seeda_table.py --json (else computed, ~8 min)")
     parser.add_argument("--section", choices=("sentence-level", "seeda-table"),
-                        help="regenerate only this section of the existing --out report and its notes, "
-                             "leaving every other line as it is (sentence-level: the SEEDA sentence-level "
-                             "table and window analysis, scripts/seeda_sentence_level.py, ~2 min)")
+                        help="regenerate only this section of the existing report and its notes, leaving every "
+                             "other line as it is (sentence-level: the SEEDA sentence-level table and window "
+                             "analysis, scripts/seeda_sentence_level.py, ~2 min)")
     parser.add_argument("--demo-judge", action="store_true",
                         help="start the local test server (tests/judge_server.py, a SIMULATED judge, not an "
                              "LLM) and run the judge settings against it, to show the plumbing")
-    args = parser.parse_args()
-    global GEC_DATA
-    from gecscore.benchdata import CATALOGUE, DataUnavailable, require
-
-    try:   # every set the report reads, verified (fetched on first use)
-        GEC_DATA = require([CATALOGUE[name].files[0].path for name in REPRODUCTION_SETS])
-    except DataUnavailable as error:
-        print(f"{error}. Nothing regenerated.", file=sys.stderr)
-        return 0
+    add_data_dir_option(parser)
+    args = parser.parse_args(argv)
+    if args.out.suffix == ".md":
+        parser.error(f"--out is the output folder (the report is {REPORT_NAME} in it), got {args.out}")
     if args.demo_judge and args.judge_base_url:
         parser.error("--demo-judge starts its own server: do not give --judge-base-url with it")
+    if args.jobs < 1:
+        parser.error(f"--jobs must be at least 1, got {args.jobs}")
+    return args
+
+
+def main(argv: list[str] | None = None) -> int:
+    global GEC_DATA
+    from gecscore.benchdata import data_folder
+    from gecscore.benchdata.script_support import data_root
+    from gecscore.errors import GecInputError
+
+    args = parse_args(argv)
+    where = destination(args)
+    if args.section and not where.report.is_file():
+        raise GecInputError("no report to regenerate a section of: run the whole report first (or give the --out "
+                            "or --update-docs of the run that wrote it)", str(where.report))
+    if args.dry_run:   # reads, fetches and writes nothing: the commands name the data folder as $GEC_DATA
+        GEC_DATA = data_folder(args.data_dir)
+        print(where.announce().replace("writing", "would write", 1))
+        if args.section:
+            print(f"would regenerate the {args.section} section of {where.report}")
+            return 0
+        for run in runs(args.full, bool(args.judge_base_url or args.demo_judge), args.demo_judge):
+            if not args.only or run.name in args.only:
+                print(f"[{run.name}] {display(command(run, where.work / run.name, run.configs, args.jobs), where.work)}")
+        return 0
+    # every set the report reads, verified (fetched on first use): nothing is written before this
+    GEC_DATA = data_root(REPRODUCTION_SETS, args.data_dir)
     os.environ["GEC_DATA"] = str(GEC_DATA)
+    print(where.announce() if not args.section else f"reproduce.py: rewriting the {args.section} section of "
+          f"{where.report}", file=sys.stderr, flush=True)
     if args.section == "seeda-table":
-        splice_seeda_table(args.out, seeda_table_section(args.seeda_table_json))
-        print(f"wrote the {args.section} section of {args.out}", file=sys.stderr)
+        splice_seeda_table(where.report, seeda_table_section(args.seeda_table_json))
+        print(f"wrote the {args.section} section of {where.report}", file=sys.stderr)
         return 0
     if args.section:
-        splice_sentence_level(args.out)
-        print(f"wrote the {args.section} section and the notes of {args.out}", file=sys.stderr)
+        splice_sentence_level(where.report)
+        print(f"wrote the {args.section} section and the notes of {where.report}", file=sys.stderr)
         return 0
-    work = args.work.resolve()
+    work = where.work.resolve()
     work.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
     with contextlib.ExitStack() as stack:
@@ -762,22 +840,23 @@ def main() -> int:
                     results[run.name] = execute(run, work, args.jobs, True)
                 continue
             results[run.name] = execute(run, work, args.jobs, args.reuse and not run.judge)
-    plots_dir = args.out.parent / "plots"
-    plots_dir.mkdir(parents=True, exist_ok=True)
+    where.plots.mkdir(parents=True, exist_ok=True)
     for name, result in results.items():
         if result["run"].plots and result["board"] is not None:
-            for png in (work / name / "plots").glob("*.png"):
-                shutil.copyfile(png, plots_dir / f"{name}-{png.name}")
+            for png in scatter_plots(work, name, result["board"]):
+                shutil.copyfile(png, where.plots / f"{name}-{png.name}")
     from seeda_sentence_level import section_lines   # scripts/: the SEEDA sentence-level section (~2 min)
 
-    sentence_level = section_lines()
+    sentence_level = section_lines(data_dir=GEC_DATA)
     seeda_table = seeda_table_section(args.seeda_table_json)
     total = sum(r["seconds"] for r in results.values()) if args.reuse else time.perf_counter() - started
-    args.out.write_text(report(results, work, total, " ".join(["python scripts/reproduce.py", *sys.argv[1:]]),
-                               sentence_level, seeda_table), encoding="utf-8")
-    print(f"wrote {args.out}", file=sys.stderr)
+    where.report.write_text(report(results, work, total, " ".join(["python scripts/reproduce.py", *sys.argv[1:]]),
+                                   sentence_level, seeda_table), encoding="utf-8")
+    print(f"wrote {where.report}", file=sys.stderr)
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from gecscore.benchdata.script_support import run_script
+
+    run_script(main)
