@@ -10,6 +10,10 @@ The folder is what ``evaluate.load("<namespace>/<name>")`` and the Space need:
 
 The folder is named after the metric, so ``evaluate.load(<out>/<name>)`` works on it directly.
 
+A Space that is not one metric's (:data:`SPACES_WITHOUT_METRIC`: the leaderboard) has no metric
+script: its card and requirements sit beside its app in ``spaces/<name>/``, and its folder holds
+the card, the app, the requirements and the vendored library.
+
 The Space must build with nothing but PyPI, before gecscore itself is on an index: by default the
 library's own source is copied into the folder (``app.py`` imports it from its own folder, where
 the Space runs), and ``requirements.txt`` lists gecscore's dependencies (its base requirements,
@@ -53,6 +57,15 @@ NAME_PATTERN = re.compile(r"^[A-Za-z0-9](?:[A-Za-z0-9._-]{0,94}[A-Za-z0-9])?$")
 _REQUIREMENT_NAME = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
 
 
+#: Spaces that serve no single metric: ``spaces/<name>/`` holds their app, card and requirements
+SPACES_WITHOUT_METRIC = ("leaderboard",)
+
+
+def space_names() -> list[str]:
+    """Every Space ``gecscore publish`` builds: one per metric module, then the others."""
+    return [*module_names(), *SPACES_WITHOUT_METRIC]
+
+
 def repo_root() -> Path:
     """The checkout holding ``metrics/`` and ``spaces/`` (``shared/gecscore/`` -> two levels up)."""
     return Path(__file__).resolve().parents[2]
@@ -60,26 +73,34 @@ def repo_root() -> Path:
 
 @dataclass(frozen=True)
 class SpaceSources:
-    """Where a metric's Space files come from."""
+    """Where a Space's files come from (``script``: the metric's evaluate script; None for a
+    Space of :data:`SPACES_WITHOUT_METRIC`)."""
 
     name: str
-    script: Path
+    script: Path | None
     card: Path
     app: Path
     requirements: Path
 
     @classmethod
     def find(cls, name: str, root: Path | None = None) -> "SpaceSources":
-        if name not in module_names():
-            raise GecInputError(f"unknown metric {name!r}; expected one of: {', '.join(module_names())}")
+        if name not in space_names():
+            raise GecInputError(f"unknown metric {name!r}; expected one of: {', '.join(space_names())}")
         root = Path(root) if root else repo_root()
-        sources = cls(name, root / "metrics" / name / f"{name}.py", root / "metrics" / name / CARD,
-                      root / "spaces" / name / APP, root / "metrics" / name / REQUIREMENTS)
-        missing = [str(p) for p in (sources.script, sources.card, sources.app, sources.requirements)
-                   if not p.is_file()]
+        if name in SPACES_WITHOUT_METRIC:
+            space = root / "spaces" / name
+            sources = cls(name, None, space / CARD, space / APP, space / REQUIREMENTS)
+        else:
+            sources = cls(name, root / "metrics" / name / f"{name}.py", root / "metrics" / name / CARD,
+                          root / "spaces" / name / APP, root / "metrics" / name / REQUIREMENTS)
+        missing = [str(p) for p in sources.files() if not p.is_file()]
         if missing:
             raise GecInputError(f"the {name} Space cannot be built; missing: {', '.join(missing)}")
         return sources
+
+    def files(self) -> list[Path]:
+        """The source files the build copies (the sources a build must never overwrite)."""
+        return [p for p in (self.script, self.card, self.app, self.requirements) if p is not None]
 
 
 def card_header(card: Path) -> dict:
@@ -206,7 +227,7 @@ def assemble(name: str, out: str | Path, *, root: Path | None = None,
 
     folder = Path(out) / name
     vendor = not gecscore_requirement
-    built = {CARD, APP, REQUIREMENTS, f"{name}.py", VENDORED, PYCACHE}   # what a build may hold
+    built = {CARD, APP, REQUIREMENTS, VENDORED, PYCACHE} | ({f"{name}.py"} if sources.script else set())
     check_build_folder(folder, built, sources)
     check_output_folder(folder, "the Space folder")
     sdk_version = header.get("sdk_version")
@@ -217,7 +238,8 @@ def assemble(name: str, out: str | Path, *, root: Path | None = None,
     staging = Path(tempfile.mkdtemp(prefix=f".{name}.", suffix=".building", dir=folder.parent))
     try:
         shutil.copyfile(sources.card, staging / CARD)
-        shutil.copyfile(sources.script, staging / f"{name}.py")
+        if sources.script is not None:
+            shutil.copyfile(sources.script, staging / f"{name}.py")
         shutil.copyfile(sources.app, staging / APP)
         (staging / REQUIREMENTS).write_text(requirements, encoding="utf-8")
         if vendor:
@@ -277,7 +299,7 @@ def foreign_entries(folder: Path, built: set[str]) -> list[str]:
 
 def check_build_folder(folder: Path, built: set[str], sources: SpaceSources) -> None:
     """Refuse a ``folder`` that publishing does not own (see the module docstring)."""
-    protected = [sources.script, sources.card, sources.app, sources.requirements]
+    protected = sources.files()
     target = folder.resolve()
     for path in protected:
         path = path.resolve()

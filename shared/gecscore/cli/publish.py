@@ -11,11 +11,13 @@ DEFAULT_TOKEN_ENV = "HF_TOKEN"
 
 
 def register(subparsers) -> None:
-    from gecscore.registry import module_names
+    from gecscore.publish import space_names
 
     help_text = "build a metric's Hugging Face Space folder (card, app, script, requirements) and upload it"
     parser = subparsers.add_parser("publish", help=help_text, description=help_text)
-    parser.add_argument("name", choices=module_names(), help="the metric to publish")
+    parser.add_argument("name", choices=space_names(),
+                        help="the metric to publish, or leaderboard (the leaderboard Space: upload an output, see it "
+                             "among a benchmark's published systems)")
     parser.add_argument("--namespace", help="Hub user or organisation (required unless --dry-run)")
     parser.add_argument("--dry-run", action="store_true", help="only write the folder; upload nothing")
     parser.add_argument("--out", default=DEFAULT_OUT,
@@ -43,7 +45,9 @@ def run(args: argparse.Namespace) -> int:
     for path in sorted(folder.iterdir()):
         print(f"  {path.name}")
     if args.dry_run:
-        print(f"dry run: nothing uploaded (check it with evaluate.load({str(folder)!r}))")
+        script = (folder / f"{args.name}.py").is_file()   # a metric's Space; the leaderboard's has none
+        check = f"evaluate.load({str(folder)!r})" if script else f"python {folder / 'app.py'}"
+        print(f"dry run: nothing uploaded (check it with {check})")
         return 0
     token = os.environ.get(args.token_env) or None
     try:
