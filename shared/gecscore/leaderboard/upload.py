@@ -281,17 +281,13 @@ def rank_with_pairs(systems: Mapping[str, Stats], p_of: Callable[[str, str], flo
                     alpha: float) -> tuple[Ranking, dict[tuple[str, str], tuple[float, int]]]:
     """:func:`~gecscore.significance.system_clusters.rank_systems`' ranking (two-sided), each
     pair's p-value from ``p_of(better, worse)`` (which may read a kept one), and the p-values."""
-    from gecscore.significance.comparison import SignificanceConfig
-    from gecscore.significance.ranks import best_first, ranking
+    from gecscore.significance.system_clusters import rank_systems
 
-    scores = {name: float(statistic(np.asarray(stats, dtype=np.float64).mean(axis=0)))
-              for name, (stats, statistic) in systems.items()}
-    names = best_first(scores)
-    p_values = {(better, worse): (p_of(better, worse), trials)
-                for i, better in enumerate(names) for worse in names[i + 1:]}
-    config = SignificanceConfig(bootstrap=0, randomisation=trials, seed=seed)
-    return (ranking(scores, p_values, alpha=alpha, statistic="score",
-                    test=f"paired approximate randomisation (two-sided)|{config.signature()}"), p_values)
+    ranked = rank_systems(systems, trials=trials, seed=seed, alpha=alpha, p_of=p_of)
+    names = ranked.names
+    pairs = {(names[i], names[j]): (ranked.p[i][j], ranked.draws[i][j])
+             for i in range(len(names)) for j in range(i + 1, len(names))}
+    return ranked, pairs
 
 
 def _pair_store(refset: RefSet):

@@ -39,13 +39,17 @@ ALTERNATIVES = ("two-sided", "one-sided")
 
 def rank_systems(systems: Mapping[str, tuple[np.ndarray, Statistic]], *, trials: int = 1000, seed: int = 0,
                  alpha: float = ALPHA, alternative: str = "two-sided",
-                 on_pair: Callable[[], object] | None = None) -> Ranking:
+                 on_pair: Callable[[], object] | None = None,
+                 p_of: Callable[[str, str], float] | None = None) -> Ranking:
     """Every pair of ``systems`` (``{name: (sentence statistics, statistic)}``, the same
     sentences) by paired approximate randomisation, and their ranks (module docstring).
-    ``on_pair`` is called after each pair (a progress bar's step)."""
+    ``on_pair`` is called after each pair (a progress bar's step); ``p_of(better, worse)``, when
+    given, supplies each pair's two-sided p-value instead (one kept from an earlier run)."""
     check_alpha(alpha)
     if alternative not in ALTERNATIVES:
         raise GecInputError(f"unknown alternative {alternative!r}; expected one of: {', '.join(ALTERNATIVES)}")
+    if p_of is not None and alternative != "two-sided":
+        raise GecInputError("kept p-values (p_of) are two-sided; give alternative='two-sided'")
     if trials < 1:
         raise GecInputError(f"the number of randomisation trials must be at least 1, got {trials}")
     if len(systems) < 2:
@@ -60,7 +64,9 @@ def rank_systems(systems: Mapping[str, tuple[np.ndarray, Statistic]], *, trials:
     p_values = {}
     for i, better in enumerate(names):
         for worse in names[i + 1:]:
-            if alternative == "two-sided":
+            if p_of is not None:
+                p = p_of(better, worse)
+            elif alternative == "two-sided":
                 p = compare_stats(stats[worse], stats[better], systems[worse][1], systems[better][1], config=config,
                                   names=(worse, better)).p_randomisation
             else:
